@@ -1,0 +1,182 @@
+/// Everything a multicast knows, guarded by its lock.
+@usableFromInline
+struct _Registry<Delegate> {
+    /// The delegates, in registration order.
+    @usableFromInline
+    var storage: _Storage<Delegate>
+
+    /// Where each registered object's slot is. Entries of objects that died may linger until the next
+    /// compaction; a lookup always checks the slot it finds.
+    @usableFromInline
+    var index: [ObjectIdentifier: Int] = [:]
+
+    @usableFromInline
+    var lastRegistration = 0
+
+    @usableFromInline
+    var lastGeneration = 0
+
+    @usableFromInline
+    init() {
+        storage = _Storage.make(minimumCapacity: 0, generation: 0)
+    }
+}
+
+/// What a registry change leaves to release once the lock is dropped: a delegate's deinit may call back into
+/// the multicast, so no strong reference may die under the lock.
+@usableFromInline
+struct _Garbage<Delegate> {
+    @usableFromInline var delegate: Delegate?
+    @usableFromInline var storage: _Storage<Delegate>?
+
+    @inlinable
+    init(delegate: Delegate? = nil, storage: _Storage<Delegate>? = nil) {
+        self.delegate = delegate
+        self.storage = storage
+    }
+}
+
+extension _Registry {
+    /// Where `object` is registered, if it is.
+    ///
+    /// A weak load under the lock is safe here: it can only load `object` itself, which the caller keeps
+    /// alive, or nil (an entry whose object died; its address may now be `object`'s).
+    @usableFromInline
+    func slotIndex(of object: AnyObject) -> Int? {
+        guard let index = index[ObjectIdentifier(object)] else { return nil }
+        let slot = storage.slots + index
+        let key = slot.pointee.key
+        guard key != 0 else { return nil }
+        if _Slot<Delegate>.isStrong(key) {
+            return (slot.pointee.delegate as AnyObject) === object ? index : nil
+        }
+        return slot.pointee.reference.object === object ? index : nil
+    }
+
+    /// Whether registration `key` is still in the registry.
+    @usableFromInline
+    func isRegistered(key: Int, object: AnyObject) -> Bool {
+        guard let index = slotIndex(of: object) else { return false }
+        return storage.slots[index].key == key
+    }
+
+    @usableFromInline
+    mutating func nextGeneration() -> Int {
+        lastGeneration += 1
+        return lastGeneration
+    }
+
+    /// What ``add(_:object:strong:mayGrow:)`` did.
+    @usableFromInline
+    enum AddOutcome {
+        case added
+        case alreadyRegistered
+        /// The storage is full; reclaim dead delegates' slots, then add again with `mayGrow`.
+        case full
+    }
+
+    /// Registers `object` (whose value is `delegate`) at the end, unless it is registered already.
+    @usableFromInline
+    mutating func add(
+        _ delegate: Delegate,
+        object: AnyObject,
+        strong: Bool,
+        mayGrow: Bool
+    ) -> (outcome: AddOutcome, garbage: _Garbage<Delegate>) {
+        if slotIndex(of: object) != nil {
+            return (.alreadyRegistered, _Garbage())
+        }
+        var garbage = _Garbage<Delegate>()
+        let header = storage.header
+        if header.count == storage.capacity {
+            guard mayGrow else { return (.full, garbage) }
+            // Drop vacant slots if that frees at least half, else double.
+            let live = header.count - header.vacancies
+            garbage.storage = rebuild(capacity: live * 2 <= header.count ? header.count : header.count * 2)
+        }
+        lastRegistration += 1
+        let key = lastRegistration << 1 | (strong ? 1 : 0)
+        let position = storage.header.count
+        _Storage.occupy(storage.slots + position, with: delegate, object: object, key: key)
+        storage.header.count = position + 1
+        index[ObjectIdentifier(object)] = position
+        return (.added, garbage)
+    }
+
+    /// Unregisters `object`; returns false if it was not registered.
+    @usableFromInline
+    mutating func remove(_ object: AnyObject) -> (removed: Bool, garbage: _Garbage<Delegate>) {
+        guard let position = slotIndex(of: object) else { return (false, _Garbage()) }
+        index[ObjectIdentifier(object)] = nil
+        var garbage = _Garbage<Delegate>()
+        if !isKnownUniquelyReferenced(&storage) {
+            // A pass is reading this storage: leave it as it is and go on with a copy.
+            garbage.storage = rebuild(capacity: storage.capacity, dropping: [position])
+            return (true, garbage)
+        }
+        garbage.delegate = _Storage.vacate(storage.slots + position)
+        storage.header.vacancies += 1
+        let header = storage.header
+        if header.vacancies >= 16 && header.vacancies * 2 >= header.count {
+            garbage.storage = rebuild(capacity: storage.capacity)
+        }
+        return (true, garbage)
+    }
+
+    /// Unregisters everything; what is returned is released by the caller, outside the lock.
+    @usableFromInline
+    mutating func removeAll() -> _Garbage<Delegate> {
+        let old = storage
+        storage = _Storage.make(minimumCapacity: 0, generation: nextGeneration())
+        index = [:]
+        return _Garbage(storage: old)
+    }
+
+    /// Drops the slots at `positions` of the storage of `generation`, which a scan found dead (weak slots
+    /// whose object is gone), unless the slots have moved since. Returns the old storage, for release outside
+    /// the lock.
+    @usableFromInline
+    mutating func reclaim(_ positions: [Int], keys: [Int], generation: Int) -> _Garbage<Delegate> {
+        guard storage.header.generation == generation else { return _Garbage() }
+        let dead = zip(positions, keys).filter { storage.slots[$0.0].key == $0.1 }.map(\.0)
+        guard !dead.isEmpty else { return _Garbage() }
+        return _Garbage(storage: rebuild(capacity: storage.capacity, dropping: dead))
+    }
+
+    /// Replaces the storage by one of at least `capacity` slots that holds its occupied slots in order, less
+    /// those at `dropping` (ascending). Re-points
+    /// the index. Returns the old storage, for release outside the lock.
+    @usableFromInline
+    mutating func rebuild(capacity: Int, dropping: [Int] = []) -> _Storage<Delegate> {
+        // A storage that is dropping slots is copied even if it became unique (a pass may drop its reference
+        // at any time): its deinit, outside the lock, then releases what the dropped slots own.
+        let unique = dropping.isEmpty && isKnownUniquelyReferenced(&storage)
+        let old = storage
+        let new = _Storage<Delegate>.make(minimumCapacity: capacity, generation: nextGeneration())
+        let count = old.header.count
+        var moved = [Int](repeating: -1, count: count)
+        var dropped = dropping.makeIterator()
+        var nextDropped = dropped.next()
+        var target = 0
+        for position in 0..<count {
+            let source = old.slots + position
+            if position == nextDropped {
+                nextDropped = dropped.next()
+                continue
+            }
+            guard source.pointee.key != 0 else { continue }
+            if unique {
+                (new.slots + target).moveInitialize(from: source, count: 1)
+                source.pointee.key = 0  // moved out: the old storage's deinit must not destroy it again
+            } else {
+                _Storage.copy(source, to: new.slots + target)
+            }
+            moved[position] = target
+            target += 1
+        }
+        new.header.count = target
+        storage = new
+        index = index.compactMapValues { moved[$0] >= 0 ? moved[$0] : nil }
+        return old
+    }
+}

@@ -1,0 +1,97 @@
+extension MulticastDelegate: Sequence {
+    /// Iterates over the delegates, in the order they were added, for results from them.
+    ///
+    /// Iteration follows the same rules as ``MulticastDelegate/call(_:)``: it visits the delegates registered
+    /// when ``MulticastDelegate/makeIterator()`` was called, less those removed or deallocated before their
+    /// turn. So `map`, `compactMap`, `reduce`, `allSatisfy`, `contains(where:)` and `first(where:)` return what
+    /// the delegates answer:
+    ///
+    /// ```swift
+    /// let unread = chats.reduce(0) { $0 + $1.unreadCount }
+    /// let allowed = editors.allSatisfy { $0.shouldClose(document) }
+    /// ```
+    ///
+    /// An iterator holds the delegates it has yet to visit alive only while it returns them: it yields each
+    /// one as a strong reference and keeps no other.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline
+        var _pass: _Pass<Delegate>?
+
+        @inlinable
+        init(_ pass: _Pass<Delegate>) {
+            _pass = pass
+        }
+
+        /// Returns the next live, registered delegate, or nil after the last one.
+        @inlinable
+        public mutating func next() -> Delegate? {
+            guard let (slot, object) = _pass?.next() else {
+                _pass?.finish()
+                _pass = nil  // lets go of the delegates' storage
+                return nil
+            }
+            let delegate = slot.pointee.delegate
+            withExtendedLifetime(object) {}
+            return delegate
+        }
+    }
+
+    /// Returns an iterator over the delegates registered now, in the order they were added.
+    ///
+    /// - Complexity: O(1); one lock.
+    @inlinable
+    public func makeIterator() -> Iterator {
+        Iterator(_Pass(_core))
+    }
+
+    /// A lower bound of the number of delegates: zero, since checking whether they are alive costs a pass.
+    @inlinable
+    public var underestimatedCount: Int { 0 }
+
+    /// Returns the first delegate that satisfies `predicate`, asking them in the order they were added.
+    ///
+    /// ```swift
+    /// let handler = openers.first { $0.canOpen(url) }
+    /// ```
+    ///
+    /// - Parameter predicate: A question for each delegate; no delegate after the first `true` is asked.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func first(where predicate: (Delegate) throws -> Bool) rethrows -> Delegate? {
+        var found: Delegate?
+        try _forEachLive { slot in
+            let delegate = slot.pointee.delegate
+            guard try predicate(delegate) else { return true }
+            found = delegate
+            return false
+        }
+        return found
+    }
+
+    /// Returns whether any delegate satisfies `predicate`, asking them in the order they were added.
+    ///
+    /// - Parameter predicate: A question for each delegate; no delegate after the first `true` is asked.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func contains(where predicate: (Delegate) throws -> Bool) rethrows -> Bool {
+        var found = false
+        try _forEachLive { slot in
+            found = try predicate(slot.pointee.delegate)
+            return !found
+        }
+        return found
+    }
+
+    /// Returns whether every delegate satisfies `predicate`, asking them in the order they were added.
+    ///
+    /// ```swift
+    /// let mayClose = editors.allSatisfy { $0.shouldClose(document) }
+    /// ```
+    ///
+    /// - Parameter predicate: A question for each delegate; no delegate after the first `false` is asked.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func allSatisfy(_ predicate: (Delegate) throws -> Bool) rethrows -> Bool {
+        try !contains { try !predicate($0) }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Multicast
+import Testing
+
+/// A delegate that may be shared across threads; counts what it hears under its own lock.
+final class SharedListener: Listener, @unchecked Sendable {
+    let name: String
+    private let lock = TestLock()
+    private var events: [Int] = []
+    var onHear: (@Sendable (SharedListener, Int) -> Void)?
+
+    init(_ name: String, onHear: (@Sendable (SharedListener, Int) -> Void)? = nil) {
+        self.name = name
+        self.onHear = onHear
+    }
+
+    func hear(_ event: Int) {
+        lock.withLock { events.append(event) }
+        onHear?(self, event)
+    }
+
+    var heard: [Int] { lock.withLock { events } }
+}
+
+/// A counter that hands out increasing numbers, to order events on different threads.
+final class Clock: @unchecked Sendable {
+    private let lock = TestLock()
+    private var now = 0
+    func tick() -> Int {
+        lock.withLock {
+            now += 1; return now
+        }
+    }
+}
+
+/// Runs `body(thread)` on `threads` threads at once and waits for all of them.
+func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for thread in 0..<threads {
+        group.enter()
+        Thread.detachNewThread {
+            body(thread)
+            group.leave()
+        }
+    }
+    let finished = group.wait(timeout: .now() + 120)
+    precondition(finished == .success, "threads did not finish in 120 s: a deadlock")
+}
+
+@Suite struct ConcurrencyTests {
+    @Test func aCallThatStartsAfterRemoveReturnedNeverCallsTheDelegate() {
+        let delegates = MulticastDelegate<any Listener & Sendable>()
+        let clock = Clock()
+        for round in 0..<200 {
+            let victim = SharedListener("victim \(round)")
+            let bystander = SharedListener("bystander")
+            delegates.add(bystander)
+            delegates.add(victim, retention: round % 2 == 0 ? .weak : .strong)
+            let removedAt = LockedBox(Int.max)
+            onThreads(4) { thread in
+                if thread == 0 {
+                    delegates.remove(victim)
+                    removedAt.value = clock.tick()
+                } else {
+                    for _ in 0..<20 {
+                        let start = clock.tick()
+                        delegates.call { $0.hear(start) }
+                    }
+                }
+            }
+            let latePasses = victim.heard.filter { $0 > removedAt.value }
+            #expect(latePasses.isEmpty, "round \(round): passes that started after remove returned called it")
+            #expect(bystander.heard.count == 60)
+            delegates.removeAll()
+        }
+    }
+
+    @Test func delegateRemovedOnAnotherThreadBeforeItsTurnIsNotCalled() {
+        let delegates = MulticastDelegate<any Listener & Sendable>()
+        let removed = DispatchSemaphore(value: 0)
+        let victim = SharedListener("victim")
+        let first = SharedListener("first") { _, _ in
+            // Another thread removes the victim while this pass waits, before the victim's turn.
+            removed.wait()
+        }
+        delegates.add(first)
+        delegates.add(victim)
+        Thread.detachNewThread {
+            delegates.remove(victim)
+            removed.signal()
+        }
+        delegates.call { $0.hear(1) }
+        #expect(first.heard == [1])
+        #expect(victim.heard.isEmpty)
+    }
+
+    /// Four threads, 5,000 mixed operations each, on shared multicasts and a shared pool of delegates.
+    @Test func mixedOperationsFromFourThreadsKeepTheInvariants() {
+        let multicasts = (0..<2).map { _ in MulticastDelegate<any Listener & Sendable>() }
+        let pool = (0..<16).map { SharedListener("pool \($0)") }
+        let passes = LockedBox(0)
+        onThreads(4) { thread in
+            var random = FixedRandom(seed: UInt64(thread + 1))
+            var own: [SharedListener] = []  // weak delegates this thread keeps alive, then drops
+            for step in 0..<5000 {
+                let delegates = multicasts[Int(random.next() % 2)]
+                let delegate = pool[Int(random.next() % 16)]
+                switch random.next() % 10 {
+                case 0: delegates.add(delegate)
+                case 1: delegates.add(delegate, retention: .strong)
+                case 2: delegates.remove(delegate)
+                case 3:
+                    let temporary = SharedListener("temporary") { listener, _ in
+                        delegates.remove(listener)
+                    }
+                    own.append(temporary)
+                    delegates.add(temporary)
+                case 4: own.removeAll()  // deallocates weak delegates while others call them
+                case 5: if step % 500 == 0 { delegates.removeAll() }
+                case 6: _ = delegates.count + (delegates.isEmpty ? 0 : 1)
+                case 7: _ = delegates.map(\.name)
+                default:
+                    delegates.call { $0.hear(thread) }
+                    passes.withValue { $0 += 1 }
+                }
+            }
+        }
+        #expect(passes.value > 0)
+        for delegates in multicasts {
+            let names = delegates.map(\.name)
+            #expect(names.count == delegates.count)
+            #expect(Set(names.map { $0 }).count <= 17)
+        }
+    }
+
+    @Test func eachDelegateHearsEveryPassExactlyOnce() {
+        let delegates = MulticastDelegate<any Listener & Sendable>()
+        let listeners = (0..<8).map { SharedListener("\($0)") }
+        for listener in listeners { delegates.add(listener) }
+        let churn = (0..<8).map { SharedListener("churn \($0)") }
+        onThreads(4) { thread in
+            for step in 0..<2500 {
+                if thread == 3 {
+                    let listener = churn[step % 8]
+                    if step % 2 == 0 { delegates.add(listener) } else { delegates.remove(listener) }
+                } else {
+                    delegates.call { $0.hear(thread * 10_000 + step) }
+                }
+            }
+        }
+        for listener in listeners {
+            #expect(listener.heard.count == 3 * 2500)
+            #expect(Set(listener.heard).count == 3 * 2500)
+        }
+    }
+}
+
+/// A value guarded by a lock.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = TestLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+    func withValue<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&stored) } }
+}
