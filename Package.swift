@@ -10,13 +10,15 @@ let package = Package(
     targets: [
         .target(name: "_MulticastShims"),
         .target(name: "Multicast", dependencies: ["_MulticastShims"]),
+        .target(name: "_BenchmarkSupport"),
+        .executableTarget(name: "MulticastBenchmarks", dependencies: ["Multicast", "_BenchmarkSupport"]),
         .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
-// One set of Swift settings for every Swift target.
-for target in package.targets where target.name != "_MulticastShims" {
+// One set of Swift settings for every Swift target (the C targets' names start with an underscore).
+for target in package.targets where !target.name.hasPrefix("_") {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

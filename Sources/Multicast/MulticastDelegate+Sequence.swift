@@ -15,24 +15,46 @@ extension MulticastDelegate: Sequence {
     /// one as a strong reference and keeps no other.
     public struct Iterator: IteratorProtocol {
         @usableFromInline
+        let _core: _Locked<_Registry<Delegate>>  // the pass does not keep it alive
+
+        @usableFromInline
         var _pass: _Pass<Delegate>?
 
+        @usableFromInline
+        var _slot: UnsafeMutablePointer<_Slot<Delegate>>?
+
         @inlinable
-        init(_ pass: _Pass<Delegate>) {
+        init(_ core: _Locked<_Registry<Delegate>>) {
+            let pass = _Pass(core)
+            _core = core
             _pass = pass
+            _slot = pass.slots
         }
 
         /// Returns the next live, registered delegate, or nil after the last one.
         @inlinable
         public mutating func next() -> Delegate? {
-            guard let (slot, object) = _pass?.next() else {
-                _pass?.finish()
-                _pass = nil  // lets go of the delegates' storage
-                return nil
+            guard let pass = _pass, var slot = _slot else { return nil }
+            defer { _slot = slot }
+            while slot < pass.end {
+                let current = slot
+                slot += 1
+                let key = current.pointee.key
+                if _Slot<Delegate>.isStrong(key) {
+                    if pass.nothingRemoved || pass.stillRegistered(key: key, object: nil, slot: current) {
+                        return current.pointee.delegate
+                    }
+                } else if key != 0, let object = current.pointee.reference.object,
+                    pass.nothingRemoved || pass.stillRegistered(key: key, object: object, slot: current)
+                {
+                    let delegate = current.pointee.delegate  // alive: `object` holds it
+                    extendLifetime(object)
+                    return delegate
+                }
             }
-            let delegate = slot.pointee.delegate
-            withExtendedLifetime(object) {}
-            return delegate
+            pass.finish()
+            _pass = nil  // lets go of the delegates' storage
+            return nil
         }
     }
 
@@ -41,7 +63,7 @@ extension MulticastDelegate: Sequence {
     /// - Complexity: O(1); one lock.
     @inlinable
     public func makeIterator() -> Iterator {
-        Iterator(_Pass(_core))
+        Iterator(_core)
     }
 
     /// A lower bound of the number of delegates: zero, since checking whether they are alive costs a pass.
@@ -59,8 +81,7 @@ extension MulticastDelegate: Sequence {
     @inlinable
     public func first(where predicate: (Delegate) throws -> Bool) rethrows -> Delegate? {
         var found: Delegate?
-        try _forEachLive { slot in
-            let delegate = slot.pointee.delegate
+        try _forEachLive { delegate in
             guard try predicate(delegate) else { return true }
             found = delegate
             return false
@@ -75,8 +96,8 @@ extension MulticastDelegate: Sequence {
     @inlinable
     public func contains(where predicate: (Delegate) throws -> Bool) rethrows -> Bool {
         var found = false
-        try _forEachLive { slot in
-            found = try predicate(slot.pointee.delegate)
+        try _forEachLive { delegate in
+            found = try predicate(delegate)
             return !found
         }
         return found

@@ -63,7 +63,7 @@ public final class MulticastDelegate<Delegate> {
 
     /// Creates a multicast with no delegates.
     public init() {
-        _core = _Locked.make(_Registry())
+        _core = _Locked.make { _, departures in _Registry(departures: departures) }
     }
 
     /// Adds a delegate, held weakly, after those already registered.
@@ -76,6 +76,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
     /// - Precondition: `delegate` is a class instance.
     /// - Complexity: Amortized O(1).
+    @inlinable
     @discardableResult
     public func add(_ delegate: Delegate) -> Bool {
         add(delegate, retention: .weak)
@@ -94,6 +95,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
     /// - Precondition: `delegate` is a class instance.
     /// - Complexity: Amortized O(1).
+    @inlinable
     @discardableResult
     public func add(_ delegate: Delegate, retention: Retention) -> Bool {
         let object = Self._object(delegate)
@@ -102,7 +104,7 @@ public final class MulticastDelegate<Delegate> {
             let (outcome, garbage) = _core.withLock {
                 $0.add(delegate, object: object, strong: retention == .strong, mayGrow: mayGrow)
             }
-            withExtendedLifetime(garbage) {}
+            extendLifetime(garbage)  // released here, outside the lock
             switch outcome {
             case .added: return true
             case .alreadyRegistered: return false
@@ -123,6 +125,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Parameter delegate: The delegate to remove.
     /// - Returns: `true` if the delegate was registered, `false` otherwise.
     /// - Complexity: Amortized O(1); O(*n*) when a call on another thread is under way.
+    @inlinable
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
         let object = Self._object(delegate)
@@ -131,25 +134,27 @@ public final class MulticastDelegate<Delegate> {
             if outcome.removed { _core.advanceVersion() }  // tells passes under way to check their delegates
             return outcome
         }
-        withExtendedLifetime(garbage) {}
+        extendLifetime(garbage)  // released here, outside the lock
         return removed
     }
 
     /// Removes every delegate, releasing those held strongly.
     ///
     /// - Complexity: O(1) under the lock; releasing strong delegates is O(*n*).
+    @inlinable
     public func removeAll() {
         let garbage = _core.withLock {
             _core.advanceVersion()
             return $0.removeAll()
         }
-        withExtendedLifetime(garbage) {}
+        extendLifetime(garbage)  // released here, outside the lock
     }
 
     /// Returns whether a delegate is registered (and, if held weakly, alive: it is, since you pass it).
     ///
     /// - Parameter delegate: The delegate to look for, by identity.
     /// - Complexity: O(1).
+    @inlinable
     public func contains(_ delegate: Delegate) -> Bool {
         let object = Self._object(delegate)
         return _core.withLock { $0.slotIndex(of: object) != nil }
@@ -161,6 +166,7 @@ public final class MulticastDelegate<Delegate> {
     /// arrives; use it for display and tests, not to decide whether to call.
     ///
     /// - Complexity: O(*n*): each weak delegate is checked for life.
+    @inlinable
     public var count: Int {
         var count = 0
         _forEachLive { _ in
@@ -173,6 +179,7 @@ public final class MulticastDelegate<Delegate> {
     /// Whether no registered delegate is alive.
     ///
     /// - Complexity: O(1) when a delegate is alive; at most O(*n*).
+    @inlinable
     public var isEmpty: Bool {
         var isEmpty = true
         _forEachLive { _ in
@@ -196,9 +203,10 @@ public final class MulticastDelegate<Delegate> {
     ///   error is rethrown.
     /// - Complexity: O(*n*); one lock, one weak load per weak delegate, and no allocation.
     @inlinable
+    @inline(__always)  // so that `body` is inlined into the loop at each call site
     public func call(_ body: (Delegate) throws -> Void) rethrows {
-        try _forEachLive { slot in
-            try body(slot.pointee.delegate)
+        try _forEachLive { delegate in
+            try body(delegate)
             return true
         }
     }
@@ -206,25 +214,39 @@ public final class MulticastDelegate<Delegate> {
     /// Visits live, registered delegates until `body` returns false; reclaims dead slots afterwards if many
     /// were met.
     @inlinable
-    func _forEachLive(_ body: (UnsafeMutablePointer<_Slot<Delegate>>) throws -> Bool) rethrows {
-        var shouldReclaim = false
+    @inline(__always)
+    func _forEachLive(_ body: (Delegate) throws -> Bool) rethrows {
+        let pass = _Pass(_core)
+        var dead = 0
         defer {
-            if shouldReclaim { _reclaimDeadDelegates() }
+            pass.finish()
+            if pass.shouldReclaim(dead: dead) { _reclaimDeadDelegates() }
         }
-        do {  // the pass, and the storage it holds, must be gone before reclaiming
-            var pass = _Pass(_core)
-            defer { shouldReclaim = pass.shouldReclaim }
-            defer { pass.finish() }
-            while let (slot, object) = pass.next() {
-                let goOn = try body(slot)
-                withExtendedLifetime(object) {}
-                if !goOn { break }
+        var slot = pass.slots
+        while slot < pass.end {
+            let key = slot.pointee.key
+            if _Slot<Delegate>.isStrong(key) {
+                // The storage the pass holds keeps a strong delegate alive.
+                if pass.nothingRemoved || pass.stillRegistered(key: key, object: nil, slot: slot) {
+                    guard try _Slot.withDelegate(in: slot, body) else { return }
+                }
+            } else if key != 0 {
+                if let object = slot.pointee.reference.object {
+                    if pass.nothingRemoved || pass.stillRegistered(key: key, object: object, slot: slot) {
+                        let goOn = try _Slot.withDelegate(in: slot, body)
+                        extendLifetime(object)
+                        guard goOn else { return }
+                    }
+                } else {
+                    dead += 1
+                }
             }
+            slot += 1
         }
     }
 
     /// The object that `delegate` is, or a stop with a message that says what to do.
-    @usableFromInline
+    @inlinable
     static func _object(_ delegate: Delegate) -> AnyObject {
         guard type(of: delegate as Any) is AnyObject.Type else {
             fatalError(

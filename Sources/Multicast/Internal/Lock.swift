@@ -84,7 +84,7 @@ func _lockRelease(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #endif
 }
 
-/// The tail of a ``_Locked`` buffer: its mutex, and a version number.
+/// The tail of a ``_Locked`` buffer: its mutex, and two counters.
 @usableFromInline
 struct _LockedTail {
     @usableFromInline
@@ -92,23 +92,35 @@ struct _LockedTail {
 
     @usableFromInline
     var version: Int
+
+    @usableFromInline
+    var departures: Int
 }
 
-/// A value and the mutex that guards it, in one allocation, with a version number that the owner changes
-/// under the lock and anyone may read without it.
+/// A value and the mutex that guards it, in one allocation, with two counters that are read without the
+/// lock: a version number that the owner advances under the lock, and a count of departures that anyone may
+/// bump at any time.
 ///
-/// The mutex and the version live in the buffer's tail, at addresses that never change (a requirement of
+/// The mutex and the counters live in the buffer's tail, at addresses that never change (a requirement of
 /// every primitive above) and apart from the value, which is reached only through ``withLock(_:)``. The
-/// version is only read and written with atomic operations.
+/// counters are only read and written with atomic operations.
 @usableFromInline
 final class _Locked<Value>: ManagedBuffer<Value, _LockedTail> {
     @usableFromInline
-    static func make(_ value: Value) -> _Locked<Value> {
-        let buffer = unsafeDowncast(Self.create(minimumCapacity: 1) { _ in value }, to: _Locked<Value>.self)
-        buffer.withUnsafeMutablePointerToElements { tail in
-            _lockInitialize(tail.pointer(to: \.mutex)!)
-            tail.pointer(to: \.version)!.initialize(to: 0)
-        }
+    static func make(_ value: (_ version: UnsafeMutablePointer<Int>, _ departures: UnsafeMutablePointer<Int>) -> Value)
+        -> _Locked<Value>
+    {
+        let buffer = unsafeDowncast(
+            Self.create(minimumCapacity: 1) { buffer in
+                buffer.withUnsafeMutablePointerToElements { tail in
+                    _lockInitialize(tail.pointer(to: \.mutex)!)
+                    tail.pointer(to: \.version)!.initialize(to: 0)
+                    tail.pointer(to: \.departures)!.initialize(to: 0)
+                    return value(tail.pointer(to: \.version)!, tail.pointer(to: \.departures)!)
+                }
+            },
+            to: _Locked<Value>.self
+        )
         return buffer
     }
 
@@ -123,10 +135,16 @@ final class _Locked<Value>: ManagedBuffer<Value, _LockedTail> {
         }
     }
 
-    /// Where the version number is; read it with `_loadVersion(_:)`.
+    /// Where the version number is; read it with ``_loadCounter(_:)``.
     @inlinable
     var version: UnsafeMutablePointer<Int> {
         withUnsafeMutablePointerToElements { $0.pointer(to: \.version)! }
+    }
+
+    /// Where the departure count is; bump it with ``_depart(_:)``.
+    @inlinable
+    var departures: UnsafeMutablePointer<Int> {
+        withUnsafeMutablePointerToElements { $0.pointer(to: \.departures)! }
     }
 
     /// Changes the version number. Call it with the lock held.
@@ -142,8 +160,14 @@ final class _Locked<Value>: ManagedBuffer<Value, _LockedTail> {
     }
 }
 
-/// Reads a ``_Locked`` buffer's version number, with or without its lock.
+/// Reads one of a ``_Locked`` buffer's counters, with or without its lock.
 @inlinable
-func _loadVersion(_ version: UnsafeMutablePointer<Int>) -> Int {
-    _multicast_load_acquire(version)
+func _loadCounter(_ counter: UnsafeMutablePointer<Int>) -> Int {
+    _multicast_load_acquire(counter)
+}
+
+/// Bumps a ``_Locked`` buffer's departure count, without its lock.
+@inlinable
+func _depart(_ departures: UnsafeMutablePointer<Int>) {
+    _multicast_add_release(departures, 1)
 }

@@ -6,75 +6,62 @@
 /// `end`, so a delegate added during the pass is not called by it. Before each delegate it compares the
 /// version with the one it noted (a plain load); once a removal has happened, it takes the lock for each
 /// remaining delegate, to ask whether it is still registered. So a delegate removed before its turn is
-/// skipped, and one that died before its turn fails its weak load.
+/// skipped, and one that died before its turn fails its weak load. A pass ends with ``finish()``.
+///
+/// A pass does not retain the core: whoever runs it does (the multicast, or the iterator).
 @usableFromInline
 struct _Pass<Delegate> {
-    @usableFromInline let core: _Locked<_Registry<Delegate>>
+    @usableFromInline unowned(unsafe) let core: _Locked<_Registry<Delegate>>
     @usableFromInline let storage: _Storage<Delegate>
     @usableFromInline let slots: UnsafeMutablePointer<_Slot<Delegate>>
+    @usableFromInline let end: UnsafeMutablePointer<_Slot<Delegate>>
     @usableFromInline let version: UnsafeMutablePointer<Int>
-    @usableFromInline let end: Int
-    @usableFromInline var position = 0
     @usableFromInline let versionAtStart: Int
-    @usableFromInline var dead = 0
 
     @inlinable
+    @inline(__always)
     init(_ core: _Locked<_Registry<Delegate>>) {
         self.core = core
-        version = core.version
-        (storage, end, versionAtStart) = core.withLock { [version] in
-            ($0.storage, $0.storage.header.count, _loadVersion(version))
+        let version = core.version
+        let (storage, count, versionAtStart) = core.withLock {
+            ($0.storage, $0.storage.head.pointee.count, _loadCounter(version))
         }
+        self.version = version
+        self.versionAtStart = versionAtStart
+        self.storage = storage
         slots = storage.slots
+        end = slots + count
     }
 
-    /// The next delegate's slot, and the object that keeps it alive while it is used (nil for a strong one).
+    /// Whether nothing was removed since the pass started, so that every delegate it holds may be called.
     @inlinable
-    mutating func next() -> (slot: UnsafeMutablePointer<_Slot<Delegate>>, object: AnyObject?)? {
-        while position < end {
-            let slot = slots + position
-            position += 1
-            let key = slot.pointee.key
-            if key == 0 { continue }
-            if _Slot<Delegate>.isStrong(key) {
-                if _loadVersion(version) == versionAtStart || stillRegistered(key: key, object: nil, slot: slot) {
-                    return (slot, nil)
-                }
-            } else if let object = slot.pointee.reference.object {
-                if _loadVersion(version) == versionAtStart || stillRegistered(key: key, object: object, slot: slot) {
-                    return (slot, object)
-                }
-            } else {
-                dead += 1
-            }
-        }
-        return nil
+    @inline(__always)
+    var nothingRemoved: Bool {
+        _loadCounter(version) == versionAtStart
     }
 
-    /// The slow path of ``next()``, for the rest of a pass during which something was removed: the storage
-    /// the pass holds does not show removals made after it started, so it asks the registry.
+    /// Whether the delegate in `slot` is still registered, for the rest of a pass during which something was
+    /// removed (``nothingRemoved`` is false): the storage the pass holds does not show removals made after it
+    /// started, so it asks the registry. `object` is the delegate's object, if the caller has it at hand.
     @usableFromInline
     func stillRegistered(key: Int, object: AnyObject?, slot: UnsafeMutablePointer<_Slot<Delegate>>) -> Bool {
         let object = object ?? (slot.pointee.delegate as AnyObject)
         return core.withLock { $0.isRegistered(key: key, object: object) }
     }
 
-    /// Ends the pass.
-    ///
-    /// Taking the lock once more, with the storage still held, orders this pass's reads of the storage before
-    /// any write that the registry makes in place once it finds the storage no longer shared. (The release of
-    /// the reference orders them too, but the thread sanitizer does not see reference counts.)
+    /// Ends the pass: records that it has finished reading its storage (see
+    /// ``_Registry/storageIsUnique()``), which it still holds.
     @inlinable
+    @inline(__always)
     func finish() {
-        withExtendedLifetime(storage) {
-            core.withLock { _ in }
-        }
+        _depart(core.departures)
+        extendLifetime(storage)
     }
 
-    /// Whether enough dead delegates were met that reclaiming their slots pays for itself.
+    /// Whether meeting `dead` dead delegates makes reclaiming their slots pay for itself.
     @inlinable
-    var shouldReclaim: Bool {
-        dead > 0 && dead * 4 >= end
+    func shouldReclaim(dead: Int) -> Bool {
+        dead > 0 && dead * 4 >= end - slots
     }
 }
 
@@ -89,7 +76,7 @@ extension MulticastDelegate {
         var positions: [Int] = []
         var keys: [Int] = []
         let (storage, end, generation) = _core.withLock {
-            ($0.storage, $0.storage.header.count, $0.storage.header.generation)
+            ($0.storage, $0.storage.head.pointee.count, $0.storage.head.pointee.generation)
         }
         withExtendedLifetime(storage) {  // so the registry copies it: it is read here without the lock
             for position in 0..<end {
@@ -100,9 +87,10 @@ extension MulticastDelegate {
                     keys.append(key)
                 }
             }
+            _depart(_core.departures)
             guard !positions.isEmpty else { return }
             let garbage = _core.withLock { $0.reclaim(positions, keys: keys, generation: generation) }
-            withExtendedLifetime(garbage) {}
+            extendLifetime(garbage)  // released here, outside the lock
         }
     }
 }

@@ -16,8 +16,13 @@ struct _Registry<Delegate> {
     @usableFromInline
     var lastGeneration = 0
 
+    /// The core's count of passes that have finished reading a storage (see ``storageIsUnique()``).
     @usableFromInline
-    init() {
+    let departures: UnsafeMutablePointer<Int>
+
+    @inlinable
+    init(departures: UnsafeMutablePointer<Int>) {
+        self.departures = departures
         storage = _Storage.make(minimumCapacity: 0, generation: 0)
     }
 }
@@ -41,7 +46,7 @@ extension _Registry {
     ///
     /// A weak load under the lock is safe here: it can only load `object` itself, which the caller keeps
     /// alive, or nil (an entry whose object died; its address may now be `object`'s).
-    @usableFromInline
+    @inlinable
     func slotIndex(of object: AnyObject) -> Int? {
         guard let index = index[ObjectIdentifier(object)] else { return nil }
         let slot = storage.slots + index
@@ -54,13 +59,26 @@ extension _Registry {
     }
 
     /// Whether registration `key` is still in the registry.
-    @usableFromInline
+    @inlinable
     func isRegistered(key: Int, object: AnyObject) -> Bool {
         guard let index = slotIndex(of: object) else { return false }
         return storage.slots[index].key == key
     }
 
-    @usableFromInline
+    /// Whether the registry alone references its storage, so that slots below its count may be written in
+    /// place.
+    ///
+    /// Passes bump the departure count when they finish reading, before they let go of the storage; loading
+    /// it once the storage is found unique orders their reads before the writes that follow. (The release of
+    /// their references orders them too, but the thread sanitizer does not see reference counts.)
+    @inlinable
+    mutating func storageIsUnique() -> Bool {
+        guard isKnownUniquelyReferenced(&storage) else { return false }
+        _ = _loadCounter(departures)
+        return true
+    }
+
+    @inlinable
     mutating func nextGeneration() -> Int {
         lastGeneration += 1
         return lastGeneration
@@ -76,7 +94,7 @@ extension _Registry {
     }
 
     /// Registers `object` (whose value is `delegate`) at the end, unless it is registered already.
-    @usableFromInline
+    @inlinable
     mutating func add(
         _ delegate: Delegate,
         object: AnyObject,
@@ -87,7 +105,7 @@ extension _Registry {
             return (.alreadyRegistered, _Garbage())
         }
         var garbage = _Garbage<Delegate>()
-        let header = storage.header
+        let header = storage.head.pointee
         if header.count == storage.capacity {
             guard mayGrow else { return (.full, garbage) }
             // Drop vacant slots if that frees at least half, else double.
@@ -96,27 +114,27 @@ extension _Registry {
         }
         lastRegistration += 1
         let key = lastRegistration << 1 | (strong ? 1 : 0)
-        let position = storage.header.count
+        let position = storage.head.pointee.count
         _Storage.occupy(storage.slots + position, with: delegate, object: object, key: key)
-        storage.header.count = position + 1
+        storage.head.pointee.count = position + 1
         index[ObjectIdentifier(object)] = position
         return (.added, garbage)
     }
 
     /// Unregisters `object`; returns false if it was not registered.
-    @usableFromInline
+    @inlinable
     mutating func remove(_ object: AnyObject) -> (removed: Bool, garbage: _Garbage<Delegate>) {
         guard let position = slotIndex(of: object) else { return (false, _Garbage()) }
         index[ObjectIdentifier(object)] = nil
         var garbage = _Garbage<Delegate>()
-        if !isKnownUniquelyReferenced(&storage) {
+        if !storageIsUnique() {
             // A pass is reading this storage: leave it as it is and go on with a copy.
             garbage.storage = rebuild(capacity: storage.capacity, dropping: [position])
             return (true, garbage)
         }
         garbage.delegate = _Storage.vacate(storage.slots + position)
-        storage.header.vacancies += 1
-        let header = storage.header
+        storage.head.pointee.vacancies += 1
+        let header = storage.head.pointee
         if header.vacancies >= 16 && header.vacancies * 2 >= header.count {
             garbage.storage = rebuild(capacity: storage.capacity)
         }
@@ -124,7 +142,7 @@ extension _Registry {
     }
 
     /// Unregisters everything; what is returned is released by the caller, outside the lock.
-    @usableFromInline
+    @inlinable
     mutating func removeAll() -> _Garbage<Delegate> {
         let old = storage
         storage = _Storage.make(minimumCapacity: 0, generation: nextGeneration())
@@ -135,9 +153,9 @@ extension _Registry {
     /// Drops the slots at `positions` of the storage of `generation`, which a scan found dead (weak slots
     /// whose object is gone), unless the slots have moved since. Returns the old storage, for release outside
     /// the lock.
-    @usableFromInline
+    @inlinable
     mutating func reclaim(_ positions: [Int], keys: [Int], generation: Int) -> _Garbage<Delegate> {
-        guard storage.header.generation == generation else { return _Garbage() }
+        guard storage.head.pointee.generation == generation else { return _Garbage() }
         let dead = zip(positions, keys).filter { storage.slots[$0.0].key == $0.1 }.map(\.0)
         guard !dead.isEmpty else { return _Garbage() }
         return _Garbage(storage: rebuild(capacity: storage.capacity, dropping: dead))
@@ -146,14 +164,14 @@ extension _Registry {
     /// Replaces the storage by one of at least `capacity` slots that holds its occupied slots in order, less
     /// those at `dropping` (ascending). Re-points
     /// the index. Returns the old storage, for release outside the lock.
-    @usableFromInline
+    @inlinable
     mutating func rebuild(capacity: Int, dropping: [Int] = []) -> _Storage<Delegate> {
         // A storage that is dropping slots is copied even if it became unique (a pass may drop its reference
         // at any time): its deinit, outside the lock, then releases what the dropped slots own.
-        let unique = dropping.isEmpty && isKnownUniquelyReferenced(&storage)
+        let unique = dropping.isEmpty && storageIsUnique()
         let old = storage
         let new = _Storage<Delegate>.make(minimumCapacity: capacity, generation: nextGeneration())
-        let count = old.header.count
+        let count = old.head.pointee.count
         var moved = [Int](repeating: -1, count: count)
         var dropped = dropping.makeIterator()
         var nextDropped = dropped.next()
@@ -174,7 +192,10 @@ extension _Registry {
             moved[position] = target
             target += 1
         }
-        new.header.count = target
+        new.head.pointee.count = target
+        if unique {
+            old.head.pointee.count = 0  // every slot moved out: nothing left for its deinit to visit
+        }
         storage = new
         index = index.compactMapValues { moved[$0] >= 0 ? moved[$0] : nil }
         return old

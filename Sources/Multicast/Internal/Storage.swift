@@ -28,11 +28,42 @@ struct _Slot<Delegate> {
 
     @usableFromInline
     var reference: _WeakReference
+
+    @inlinable
+    init(delegate: Delegate, key: Int, reference: _WeakReference) {
+        self.delegate = delegate
+        self.key = key
+        self.reference = reference
+    }
 }
 
 extension _Slot {
     @inlinable
     static func isStrong(_ key: Int) -> Bool { key & 1 != 0 }
+
+    /// Calls `body` with the delegate in `slot` without retaining or releasing it, which would cost two
+    /// atomic operations per delegate and call: the caller keeps the delegate alive for the call, with the
+    /// storage that owns a strong delegate or the object that the weak load of a weak one returned.
+    ///
+    /// The delegate's bits are moved out of a stack copy and moved back after `body`, so that this function
+    /// never owns a reference; `body` borrows the value, as any closure parameter, and copies it if it keeps it.
+    @inlinable
+    @inline(__always)
+    static func withDelegate<Result>(
+        in slot: UnsafeMutablePointer<_Slot<Delegate>>,
+        _ body: (Delegate) throws -> Result
+    ) rethrows -> Result {
+        try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer in
+            let copy = buffer.baseAddress!
+            UnsafeMutableRawPointer(copy).copyMemory(
+                from: slot.pointer(to: \.delegate)!,
+                byteCount: MemoryLayout<Delegate>.size
+            )
+            let delegate = copy.move()
+            defer { copy.initialize(to: delegate) }  // give the bits back; the copy is never destroyed
+            return try body(delegate)
+        }
+    }
 }
 
 @usableFromInline
@@ -48,6 +79,13 @@ struct _StorageHeader {
     /// Changes whenever slots move, so that a scan made outside the lock can tell if its indices still hold.
     @usableFromInline
     var generation: Int
+
+    @inlinable
+    init(count: Int, vacancies: Int, generation: Int) {
+        self.count = count
+        self.vacancies = vacancies
+        self.generation = generation
+    }
 }
 
 /// The delegates of one multicast, in registration order.
@@ -58,12 +96,19 @@ struct _StorageHeader {
 /// past `count` is always allowed: no pass reads there.
 @usableFromInline
 final class _Storage<Delegate>: ManagedBuffer<_StorageHeader, _Slot<Delegate>> {
-    @usableFromInline
+    @inlinable
     static func make(minimumCapacity: Int, generation: Int) -> _Storage<Delegate> {
         let buffer = Self.create(minimumCapacity: Swift.max(minimumCapacity, 1)) { _ in
             _StorageHeader(count: 0, vacancies: 0, generation: generation)
         }
         return unsafeDowncast(buffer, to: _Storage<Delegate>.self)
+    }
+
+    /// The header, read and written through a pointer: `header`, a stored class property, would cost a
+    /// dynamic exclusivity check on every access.
+    @inlinable
+    var head: UnsafeMutablePointer<_StorageHeader> {
+        withUnsafeMutablePointerToHeader { $0 }
     }
 
     /// The first slot; valid for as long as the storage is alive.
@@ -83,7 +128,7 @@ final class _Storage<Delegate>: ManagedBuffer<_StorageHeader, _Slot<Delegate>> {
 
 extension _Storage {
     /// Fills the uninitialized `slot`. A weak registration keeps no reference count on `delegate`.
-    @usableFromInline
+    @inlinable
     static func occupy(
         _ slot: UnsafeMutablePointer<_Slot<Delegate>>, with delegate: Delegate, object: AnyObject, key: Int
     ) {
@@ -98,7 +143,7 @@ extension _Storage {
 
     /// Destroys what `slot` owns and marks it vacant; returns the delegate if the slot owned it, so that
     /// the caller can release it outside the lock (its deinit may call back into the multicast).
-    @usableFromInline
+    @inlinable
     @discardableResult
     static func vacate(_ slot: UnsafeMutablePointer<_Slot<Delegate>>) -> Delegate? {
         let key = slot.pointee.key
@@ -110,7 +155,7 @@ extension _Storage {
     }
 
     /// Initializes `target` with a copy of the occupied `source`, which stays as it is.
-    @usableFromInline
+    @inlinable
     static func copy(_ source: UnsafeMutablePointer<_Slot<Delegate>>, to target: UnsafeMutablePointer<_Slot<Delegate>>)
     {
         let key = source.pointee.key

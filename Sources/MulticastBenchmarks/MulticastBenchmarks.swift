@@ -1,0 +1,78 @@
+import Foundation
+
+/// `swift run -c release MulticastBenchmarks [--quick] [--json FILE]`
+///
+/// Measures Multicast against what users would otherwise pick, in one run, and reports ratios.
+/// `--count-allocations NAME N CALLS` runs one contender's `call` alone, for valgrind to count its heap
+/// allocations; `--add-remove NAME N` runs one contender's add-then-remove alone, for profiling.
+@main
+struct MulticastBenchmarks {
+    static func main() throws {
+        var arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "--count-allocations" {
+            return runAlone(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "--add-remove" {
+            return addRemoveAlone(Array(arguments.dropFirst()))
+        }
+        var settings = Settings.full
+        var jsonPath: String?
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--quick": settings = .quick
+            case "--json":
+                guard let path = arguments.popFirst() else { usage("--json needs a file name") }
+                jsonPath = path
+            case "--help", "-h": usage(nil)
+            default: usage("unknown argument \(argument)")
+            }
+        }
+        #if DEBUG
+        print("warning: a debug build measures nothing useful; use `swift run -c release MulticastBenchmarks`\n")
+        #endif
+        let report = Report.run(settings)
+        report.printTables()
+        if let jsonPath {
+            try report.json().write(to: URL(fileURLWithPath: jsonPath))
+            print("\nWrote \(jsonPath)")
+        }
+    }
+
+    static func usage(_ problem: String?) -> Never {
+        if let problem { FileHandle.standardError.write(Data("MulticastBenchmarks: \(problem)\n".utf8)) }
+        print(
+            """
+            usage: MulticastBenchmarks [--quick] [--json FILE]
+                   MulticastBenchmarks --count-allocations CONTENDER N CALLS
+                   MulticastBenchmarks --add-remove CONTENDER N
+            contenders: \(callContenders.map { "\"\($0.name)\"" }.joined(separator: ", "))
+            """
+        )
+        exit(problem == nil ? 0 : 2)
+    }
+
+    /// Makes one contender with `N` delegates, then calls it `CALLS` times: with valgrind's heap summary for
+    /// two values of CALLS, the difference is the allocations of the calls alone.
+    static func runAlone(_ arguments: [String]) {
+        guard arguments.count == 3, let size = Int(arguments[1]), let calls = Int(arguments[2]),
+            let type = callContenders.first(where: { $0.name == arguments[0] })
+        else { usage("--count-allocations takes a contender name, N and CALLS") }
+        let receivers = (0..<size).map { _ in Counter() }
+        let contender = type.init(receivers)
+        for _ in 0..<calls { contender.callAll(1) }
+        check(receivers.allSatisfy { $0.total == calls }, "a delegate missed calls")
+    }
+
+    /// Adds then removes `N` delegates with one registering contender.
+    static func addRemoveAlone(_ arguments: [String]) {
+        guard arguments.count == 2, let size = Int(arguments[1]),
+            let type = registeringContenders.first(where: { $0.name == arguments[0] })
+        else { usage("--add-remove takes a registering contender's name and N") }
+        let receivers = (0..<size).map { _ in Counter() }
+        let contender = makeEmpty(type)
+        for receiver in receivers { contender.register(receiver) }
+        for receiver in receivers.reversed() { contender.unregister(receiver) }
+        contender.callAll(1)
+        check(receivers.allSatisfy { $0.total == 0 }, "a removed delegate was called")
+    }
+}
