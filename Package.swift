@@ -13,6 +13,11 @@ let package = Package(
         .target(name: "_BenchmarkSupport"),
         .executableTarget(name: "MulticastBenchmarks", dependencies: ["Multicast", "_BenchmarkSupport"]),
         .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),
+        // The demo, `swift run ChatDemo`: an executable, not a product. Its logic lives in ChatDemoKit so the
+        // tests can import it.
+        .target(name: "ChatDemoKit", dependencies: ["Multicast"]),
+        .executableTarget(name: "ChatDemo", dependencies: ["ChatDemoKit"]),
+        .testTarget(name: "ChatDemoTests", dependencies: ["ChatDemoKit", "Multicast"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# End-to-end check of `swift run ChatDemo`: builds the executable, pipes a session in, plays --demo, and checks
+# what they print. Run from anywhere: `bash Scripts/check-demo.sh`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build --product ChatDemo
+demo="$(swift build --product ChatDemo --show-bin-path)/ChatDemo"
+
+failures=0
+# expect COUNT TEXT OUTPUT WHAT: OUTPUT has exactly COUNT lines that contain TEXT (a fixed string).
+# Set WHOLE_LINE=1 to count only lines that are exactly TEXT.
+expect() {
+    local count=$1 pattern=$2 output=$3 what=$4 found
+    found=$(grep -cF ${WHOLE_LINE:+-x} -- "$pattern" <<<"$output" || true)
+    if [[ $found -eq $count ]]; then
+        printf 'ok    %s\n' "$what"
+    else
+        printf 'FAIL  %s: %s lines with "%s", expected %s\n' "$what" "$found" "$pattern" "$count"
+        failures=$((failures + 1))
+    fi
+}
+
+# Piped input: no prompt, no colors (stdout is a pipe), the session ends at the end of the input.
+session=$(printf '%s\n' \
+    'hi' \
+    '/open chats' \
+    '/close banner' \
+    'bye' \
+    '/screens' \
+    '/burst 2000' \
+    '/unread' \
+    '/bogus' \
+    '/burst -1' \
+    'still here' |
+    "$demo")
+
+expect 3 'received "hi"' "$session" 'all three screens received a message'
+expect 1 'banner#1 left (released; no remove call)' "$session" 'a closed screen says it left'
+expect 3 'received "bye"' "$session" 'every open screen received the next message'
+expect 0 'banner#1 received "bye"' "$session" 'a closed screen did not receive'
+expect 1 '3 screens subscribed: chats#1, conversation#1, chats#2' "$session" '/screens counts and names them'
+expect 1 'every open screen received exactly 2000: chats#1, conversation#1, chats#2' "$session" '/burst totals'
+expect 1 'unread: chats#1 2002, conversation#1 0, chats#2 2001; total 4003' "$session" '/unread total'
+expect 2 'error: ' "$session" 'bad input gives one error line each'
+expect 3 'received "still here"' "$session" 'the session goes on after bad input'
+WHOLE_LINE=1 expect 1 'bye' "$session" 'the end of the input ends the session'
+expect 0 $'\e[' "$session" 'no colors into a pipe'
+
+# The built-in script: plays with no input and exits 0.
+if demo_output=$("$demo" --demo </dev/null); then
+    printf 'ok    --demo exits 0\n'
+else
+    printf 'FAIL  --demo exited %s\n' "$?"
+    failures=$((failures + 1))
+fi
+expect 1 'every open screen received exactly 1000' "$demo_output" '--demo bursts'
+expect 1 'unread: ' "$demo_output" '--demo asks for unread counts'
+expect 0 'error: ' "$demo_output" '--demo has no errors'
+
+# A bad option fails with the usage.
+if "$demo" --bogus >/dev/null 2>&1; then
+    printf 'FAIL  an unknown option did not fail\n'
+    failures=$((failures + 1))
+else
+    printf 'ok    an unknown option fails\n'
+fi
+
+if ((failures > 0)); then
+    printf '%s check(s) failed\n' "$failures"
+    exit 1
+fi
+printf 'ChatDemo end-to-end: all checks passed\n'

@@ -1,0 +1,37 @@
+/// A message of the chat: what someone typed, in which conversation.
+struct ChatMessage: Sendable, Hashable {
+    /// The conversation the message belongs to, such as `general`.
+    var conversation: String
+
+    /// What the message says.
+    var text: String
+
+    /// Whether screens should take the message in without printing it.
+    ///
+    /// `/burst` sends thousands of messages; the screens count them, then the session prints one summary.
+    var isSilent = false
+
+    /// The conversation a message goes to when the line does not name one with `@name`.
+    static let defaultConversation = "general"
+}
+
+/// What every screen of the chat app wants to hear about: the one protocol of the demo's multicast.
+///
+/// The screens register with one `MulticastDelegate<any MessageDelegate>`, which holds them weakly and calls
+/// them on the sender's thread, in the order they opened. A screen that closes is released, and the multicast
+/// stops calling it without being told.
+protocol MessageDelegate: AnyObject, Sendable {
+    /// The name the screen goes by, such as `chats#2`: its kind and the number of its instance.
+    var name: String { get }
+
+    /// Takes in a new message, and prints how unless the message is silent.
+    ///
+    /// Called on the sender's thread, possibly from several threads at once.
+    func didReceive(_ message: ChatMessage)
+
+    /// How many messages the screen shows as not read yet.
+    var unreadCount: Int { get }
+
+    /// How many messages the screen has received since it opened.
+    var receivedCount: Int { get }
+}
