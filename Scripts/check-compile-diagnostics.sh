@@ -73,6 +73,26 @@ for snippet in "${snippets[@]}"; do
     fi
 done
 
+# Every code sample of the article must be one of the snippets above, word for word.
+article=Sources/Multicast/Multicast.docc/SwiftConcurrency.md
+if [[ $# -eq 0 && -f "$article" ]]; then
+    samples="$(mktemp -d)"
+    trap 'rm -rf "$samples"' EXIT
+    awk -v dir="$samples" '
+        /^```swift$/ { n++; file = sprintf("%s/%03d.swift", dir, n); next }
+        /^```$/ { file = ""; next }
+        file != "" { print > file }
+    ' "$article"
+    for sample in "$samples"/*.swift; do
+        [[ -e "$sample" ]] || break
+        found=false
+        for snippet in "${snippets[@]}"; do
+            if cmp -s "$sample" "$snippet"; then found=true; break; fi
+        done
+        $found || fail "$article" "code sample $(basename "$sample" .swift) is not a snippet in Tests/CompileChecks"
+    done
+fi
+
 if [[ $failures -gt 0 ]]; then
     echo "$failures compile check(s) failed"
     exit 1
