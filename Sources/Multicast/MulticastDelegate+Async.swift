@@ -1,0 +1,142 @@
+extension MulticastDelegate {
+    /// Calls an async `body` with every delegate, one after another, in the order they were added, on the
+    /// caller's actor.
+    ///
+    /// ```swift
+    /// @MainActor
+    /// func documentDidSave() async {
+    ///     await editors.call { await $0.reload() }  // each reload runs on the main actor, in order
+    /// }
+    /// ```
+    ///
+    /// Each `body` finishes before the next one starts. The call follows the same rules as the synchronous
+    /// ``call(_:)``, across suspension points too: it visits the delegates registered when it started, less
+    /// those removed or deallocated before their turn, even while an earlier delegate's body is suspended.
+    /// The delegate whose body is running is kept alive until that body returns. No lock is held while
+    /// `body` runs or is suspended.
+    ///
+    /// The call and `body` are `nonisolated(nonsending)`: they run on the caller's actor (the main actor for
+    /// `@MainActor` code, the actor for an actor's method) and never send the delegates anywhere, so this
+    /// works for delegates that are not `Sendable`. When `body` only contains synchronous code, Swift picks
+    /// the synchronous ``call(_:)`` instead, and no `await` is needed.
+    ///
+    /// The call does not check for cancellation itself; a `body` that should stop when the task is
+    /// cancelled can throw `CancellationError`, which ends the call.
+    ///
+    /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
+    ///   error is rethrown.
+    /// - Complexity: O(*n*) plus the bodies; one lock, one weak load per weak delegate, and no allocation.
+    ///   While the call is suspended, it holds the current list of delegates, so adding or removing a
+    ///   delegate meanwhile copies that list (O(*n*)) once.
+    @inlinable
+    nonisolated(nonsending) public func call(
+        _ body: nonisolated(nonsending) (Delegate) async throws -> Void
+    ) async rethrows {
+        var shouldReclaim = false
+        defer {
+            if shouldReclaim { _reclaimDeadDelegates() }
+        }
+        do {  // the pass, and the storage it holds, must be gone before reclaiming
+            var pass = _Pass(_core)
+            defer { shouldReclaim = pass.shouldReclaim }
+            defer { pass.finish() }
+            while let (slot, object) = pass.next() {
+                let delegate = slot.pointee.delegate
+                try await body(delegate)
+                withExtendedLifetime(object) {}
+            }
+        }
+    }
+}
+
+extension MulticastDelegate where Delegate: Sendable {
+    /// Calls `body` with every delegate at once, each in a child task, and returns when all have finished.
+    ///
+    /// ```swift
+    /// protocol SyncService: AnyObject, Sendable {
+    ///     func synchronize() async throws
+    /// }
+    ///
+    /// try await services.callConcurrently { try await $0.synchronize() }
+    /// ```
+    ///
+    /// The call starts one child task for each delegate registered and alive when it starts, and holds each
+    /// delegate alive until its body returns. A delegate added meanwhile is not called. The bodies run
+    /// concurrently, off the caller's actor, so the delegates must be `Sendable`; for delegates that must
+    /// run on one actor, use the async `call(_:)`, which calls them one after another on the caller's actor.
+    ///
+    /// If a body throws, the other bodies' tasks are cancelled, the call waits for all of them to finish,
+    /// and then rethrows the first error thrown. If the calling task is cancelled, so are the bodies'
+    /// tasks: a body can check `Task.isCancelled` or call `try Task.checkCancellation()`.
+    ///
+    /// `Failure` is inferred from `body`: a body that throws nothing makes the call throw nothing, as with
+    /// `rethrows`.
+    ///
+    /// - Parameter body: What to do with each delegate.
+    /// - Throws: The first error that a body threw, after every body has finished.
+    /// - Complexity: O(*n*) child tasks; one lock to list the delegates.
+    nonisolated(nonsending) public func callConcurrently<Failure: Error>(
+        _ body: @Sendable (Delegate) async throws(Failure) -> Void
+    ) async throws(Failure) {
+        _ = try await mapConcurrently(body)
+    }
+
+    /// Asks every delegate at once, each in a child task, and returns their answers in the order the
+    /// delegates were added.
+    ///
+    /// ```swift
+    /// protocol StatusProvider: AnyObject, Sendable {
+    ///     func status() async -> String
+    /// }
+    ///
+    /// let statuses = await providers.mapConcurrently { await $0.status() }
+    /// ```
+    ///
+    /// The delegates and errors follow the rules of ``callConcurrently(_:)``: one child task for each delegate
+    /// registered and alive when the call starts; if a transform throws, the others are cancelled and the
+    /// first error thrown is rethrown once all have finished.
+    ///
+    /// - Parameter transform: The question for each delegate.
+    /// - Returns: The answers, in the order the delegates were added, whatever order they arrived in.
+    /// - Throws: The first error that a transform threw, after every transform has finished.
+    /// - Complexity: O(*n*) child tasks; one lock to list the delegates.
+    nonisolated(nonsending) public func mapConcurrently<Answer: Sendable, Failure: Error>(
+        _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
+    ) async throws(Failure) -> [Answer] {
+        // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
+        // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
+        // is sound here: the group does not return before every child task has finished.
+        let outcome: Result<[Answer], Failure> = await withoutActuallyEscaping(transform) { transform in
+            await withTaskGroup(of: (Int, Result<Answer, Failure>).self) { group in
+                var count = 0
+                for delegate in self {  // a pass: no suspension while it walks the delegates
+                    let index = count
+                    group.addTask {
+                        do throws(Failure) {
+                            return (index, .success(try await transform(delegate)))
+                        } catch {
+                            return (index, .failure(error))
+                        }
+                    }
+                    count += 1
+                }
+                var answers = [Answer?](repeating: nil, count: count)
+                var firstFailure: Failure?
+                for await (index, result) in group {
+                    switch result {
+                    case .success(let answer):
+                        answers[index] = answer
+                    case .failure(let error):
+                        if firstFailure == nil {
+                            firstFailure = error
+                            group.cancelAll()
+                        }
+                    }
+                }
+                if let firstFailure { return .failure(firstFailure) }
+                return .success(answers.map { $0! })
+            }
+        }
+        return try outcome.get()
+    }
+}

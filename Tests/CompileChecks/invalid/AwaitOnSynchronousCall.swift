@@ -1,0 +1,10 @@
+// expected-error: no 'async' operations occur within 'await' expression
+import Multicast
+
+protocol Listener: AnyObject {
+    func hear()
+}
+
+func notify(_ listeners: MulticastDelegate<any Listener>) async {
+    await listeners.call { $0.hear() }  // a synchronous closure picks the synchronous call
+}

@@ -1,0 +1,10 @@
+// expected-error: type 'any Listener' does not conform to the 'Sendable' protocol
+import Multicast
+
+protocol Listener: AnyObject {
+    func hear() async
+}
+
+func notify(_ listeners: MulticastDelegate<any Listener>) async {
+    await listeners.callConcurrently { await $0.hear() }
+}

@@ -1,0 +1,10 @@
+// expected-error: static property 'listeners' is not concurrency-safe because non-'Sendable' type 'MulticastDelegate<any Listener>'
+import Multicast
+
+protocol Listener: AnyObject {
+    func hear()
+}
+
+enum Events {
+    static let listeners = MulticastDelegate<any Listener>()
+}

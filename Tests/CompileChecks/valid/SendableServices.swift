@@ -1,0 +1,22 @@
+import Multicast
+
+protocol SyncService: AnyObject, Sendable {
+    var name: String { get }
+    func synchronize() async throws
+}
+
+enum Services {
+    // The delegates are Sendable, so the multicast is too: a global that needs no actor.
+    static let sync = MulticastDelegate<any SyncService>()
+}
+
+func synchronizeEverything() async throws -> [String] {
+    try await Services.sync.callConcurrently { try await $0.synchronize() }  // all at once
+    return await Services.sync.mapConcurrently { $0.name }  // answers in the order they were added
+}
+
+func fromAnyThread() {
+    Task.detached {
+        Services.sync.call { print($0.name) }
+    }
+}

@@ -1,0 +1,159 @@
+import Multicast
+import Testing
+
+/// A delegate that may run on any thread: it has a name and no mutable state.
+protocol Worker: AnyObject, Sendable {
+    var name: String { get }
+}
+
+final class NamedWorker: Worker {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+/// Sleeps until the task is cancelled (an hour otherwise, which fails the test by never ending in time).
+func sleepUntilCancelled() async throws {
+    try await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
+}
+
+@Suite struct CallConcurrentlyTests {
+    @Test func everyLiveDelegateRunsOnceAndAllRunAtOnce() async {
+        let log = CallLog()
+        let delegates = MulticastDelegate<any Worker>()
+        let workers = ["a", "b", "c", "d"].map(NamedWorker.init)
+        for worker in workers { delegates.add(worker) }
+        let removed = NamedWorker("removed")
+        delegates.add(removed)
+        delegates.remove(removed)
+        delegates.add(NamedWorker("deallocated"))  // held weakly: gone at once
+        let allStarted = Countdown(count: workers.count)
+
+        await delegates.callConcurrently { worker in
+            log.append(worker.name)
+            await allStarted.arriveAndWait()  // no body passes this before all four are running
+        }
+
+        #expect(log.calls.sorted() == ["a", "b", "c", "d"])
+    }
+
+    @Test func firstErrorCancelsTheOthersAndIsRethrownAfterAllFinished() async {
+        let log = CallLog()
+        let delegates = MulticastDelegate<any Worker>()
+        let workers = ["a", "b", "failing", "c"].map(NamedWorker.init)
+        for worker in workers { delegates.add(worker) }
+
+        await #expect(throws: Stop(name: "failing")) {
+            try await delegates.callConcurrently { worker in
+                if worker.name == "failing" { throw Stop(name: "failing") }
+                do {
+                    try await sleepUntilCancelled()
+                } catch {
+                    log.append("\(worker.name) cancelled")
+                    throw error
+                }
+            }
+        }
+
+        // Every other body had finished, cancelled, when the error came out.
+        #expect(log.calls.sorted() == ["a cancelled", "b cancelled", "c cancelled"])
+    }
+
+    @Test func cancellingTheCallerCancelsEveryBody() async {
+        let log = CallLog()
+        let delegates = MulticastDelegate<any Worker>()
+        let workers = ["a", "b", "c"].map(NamedWorker.init)
+        for worker in workers { delegates.add(worker) }
+        let started = Countdown(count: workers.count)
+
+        let caller = Task {
+            await delegates.callConcurrently { worker in
+                started.arrive()
+                let wasCancelled = (try? await sleepUntilCancelled()) == nil
+                log.append("\(worker.name) \(wasCancelled ? "cancelled" : "slept an hour")")
+            }
+        }
+        await started.wait()
+        caller.cancel()
+        await caller.value
+
+        #expect(log.calls.sorted() == ["a cancelled", "b cancelled", "c cancelled"])
+    }
+
+    @Test func delegateIsKeptAliveWhileItsBodyRuns() async {
+        let log = CallLog()
+        let delegates = MulticastDelegate<any Worker>()
+        let owner = LockedBox<NamedWorker?>(NamedWorker("a"))
+        weak let weakWorker = owner.value
+        delegates.add(owner.value!)
+
+        await delegates.callConcurrently { worker in
+            owner.value = nil  // the multicast holds it weakly; the call holds it until the body ends
+            await Task.yield()
+            log.append(worker.name)
+        }
+
+        #expect(log.calls == ["a"])
+        #expect(weakWorker == nil)
+        #expect(delegates.isEmpty)
+    }
+
+    @Test func delegateAddedDuringTheCallIsNotCalledByIt() async {
+        let log = CallLog()
+        let delegates = MulticastDelegate<any Worker>()
+        let workers = ["a", "b"].map(NamedWorker.init)
+        for worker in workers { delegates.add(worker) }
+        let latecomer = NamedWorker("latecomer")
+
+        await delegates.callConcurrently { worker in
+            delegates.add(latecomer)
+            log.append(worker.name)
+        }
+
+        #expect(log.calls.sorted() == ["a", "b"])
+        #expect(delegates.contains(latecomer))
+    }
+
+    @Test func mapConcurrentlyAnswersInTheOrderTheDelegatesWereAdded() async {
+        let finished = CallLog()
+        let delegates = MulticastDelegate<any Worker>()
+        let names = ["a", "b", "c", "d"]
+        let workers = names.map(NamedWorker.init)
+        for worker in workers { delegates.add(worker) }
+        let gates = Dictionary(uniqueKeysWithValues: names.map { ($0, Gate()) })
+        let successors = Dictionary(uniqueKeysWithValues: zip(names, names.dropFirst()))
+
+        // Each worker finishes only after the one added after it: they finish in reverse order.
+        let answers = await delegates.mapConcurrently { worker in
+            if let successor = successors[worker.name] { await gates[successor]!.wait() }
+            finished.append(worker.name)
+            gates[worker.name]!.open()
+            return worker.name.uppercased()
+        }
+
+        withExtendedLifetime(workers) {}
+        #expect(finished.calls == ["d", "c", "b", "a"])
+        #expect(answers == ["A", "B", "C", "D"])
+    }
+
+    @Test func mapConcurrentlyRethrowsTheFirstError() async {
+        let delegates = MulticastDelegate<any Worker>()
+        let workers = ["a", "failing"].map(NamedWorker.init)
+        for worker in workers { delegates.add(worker) }
+
+        await #expect(throws: Stop(name: "failing")) {
+            try await delegates.mapConcurrently { worker in
+                if worker.name == "failing" { throw Stop(name: "failing") }
+                return worker.name
+            }
+        }
+    }
+
+    @Test func noDelegatesMeansNoAnswers() async {
+        let delegates = MulticastDelegate<any Worker>()
+
+        let answers = await delegates.mapConcurrently { $0.name }
+        await delegates.callConcurrently { _ in Issue.record("no delegate, no call") }
+
+        #expect(answers.isEmpty)
+    }
+}

@@ -1,0 +1,60 @@
+/// A one-way gate for async tests: tasks that `wait()` are suspended until someone calls `open()`.
+///
+/// Orders events across tasks without timing: a test opens the gate once the state it wants to test is
+/// in place.
+final class Gate: @unchecked Sendable {
+    private let lock = TestLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = lock.withLock {
+                if isOpen { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = lock.withLock {
+            isOpen = true
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+}
+
+/// A gate that opens once `count` tasks have arrived at it.
+///
+/// `arriveAndWait()` proves that `count` tasks were running at once: none of them gets past it before the
+/// last one arrives.
+final class Countdown: @unchecked Sendable {
+    private let lock = TestLock()
+    private var remaining: Int
+    private let gate = Gate()
+
+    init(count: Int) {
+        remaining = count
+    }
+
+    func arrive() {
+        let isLast = lock.withLock {
+            remaining -= 1
+            return remaining == 0
+        }
+        if isLast { gate.open() }
+    }
+
+    func wait() async {
+        await gate.wait()
+    }
+
+    func arriveAndWait() async {
+        arrive()
+        await wait()
+    }
+}
