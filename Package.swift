@@ -10,7 +10,11 @@ let package = Package(
     targets: [
         .target(name: "_MulticastShims"),
         .target(name: "Multicast", dependencies: ["_MulticastShims"]),
-        .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),
+        // Model-based fuzzing and concurrency stress, shared by the tests and by `MulticastStress`, which runs
+        // them under valgrind and the sanitizers without a test runner. Neither is a product.
+        .target(name: "MulticastChecks", dependencies: ["Multicast"]),
+        .executableTarget(name: "MulticastStress", dependencies: ["MulticastChecks"]),
+        .testTarget(name: "MulticastTests", dependencies: ["Multicast", "MulticastChecks"]),
     ],
     swiftLanguageModes: [.v6]
 )
