@@ -152,8 +152,9 @@ final class StressWorld: @unchecked Sendable {
 public final class StressProbe: StressDelegate {
     public var id: Int { record.id }
     let record: DelegateRecord
-    /// Set for delegates that remove themselves on their turn.
-    private let world: StressWorld?
+    /// Set for delegates that remove themselves on their turn. Weak: the world's pool and multicasts hold
+    /// delegates, and a cycle would leak the whole run (valgrind saw it).
+    private weak let world: StressWorld?
 
     init(record: DelegateRecord, world: StressWorld?) {
         self.record = record
