@@ -10,14 +10,20 @@ let package = Package(
     targets: [
         .target(name: "_MulticastShims"),
         .target(name: "Multicast", dependencies: ["_MulticastShims"]),
-        .target(name: "_BenchmarkSupport"),
-        .executableTarget(name: "MulticastBenchmarks", dependencies: ["Multicast", "_BenchmarkSupport"]),
-        .testTarget(name: "MulticastTests", dependencies: ["Multicast"]),
+        .testTarget(name: "MulticastTests", dependencies: ["Multicast", "MulticastChecks"]),
+        // Model-based fuzzing and concurrency stress, shared by the tests and by `MulticastStress`, which runs
+        // them under valgrind and the sanitizers without a test runner. Neither is a product.
+        .target(name: "MulticastChecks", dependencies: ["Multicast"]),
+        .executableTarget(name: "MulticastStress", dependencies: ["MulticastChecks"]),
         // The demo, `swift run ChatDemo`: an executable, not a product. Its logic lives in ChatDemoKit so the
         // tests can import it.
         .target(name: "ChatDemoKit", dependencies: ["Multicast"]),
         .executableTarget(name: "ChatDemo", dependencies: ["ChatDemoKit"]),
         .testTarget(name: "ChatDemoTests", dependencies: ["ChatDemoKit", "Multicast"]),
+        // `swift run -c release MulticastBenchmarks`: an executable, not a product, with a C helper for heap
+        // figures.
+        .target(name: "_BenchmarkSupport"),
+        .executableTarget(name: "MulticastBenchmarks", dependencies: ["Multicast", "_BenchmarkSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

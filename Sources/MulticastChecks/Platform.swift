@@ -1,0 +1,116 @@
+// Threads, a mutex and a clock for the checks' own bookkeeping, apart from the lock under test. Written on
+// pthreads rather than Foundation so that the `MulticastStress` executable runs clean under valgrind.
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+#error("MulticastChecks needs pthreads; it is a test tool for Linux and Apple platforms.")
+#endif
+
+/// A mutex for bookkeeping.
+public final class CheckLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    public init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        let error = pthread_mutex_init(mutex, nil)
+        precondition(error == 0, "pthread_mutex_init failed with error \(error)")
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// A value guarded by a ``CheckLock``.
+public final class Guarded<Value>: @unchecked Sendable {
+    private let lock = CheckLock()
+    private var stored: Value
+
+    public init(_ value: Value) {
+        stored = value
+    }
+
+    public var value: Value {
+        lock.withLock { stored }
+    }
+
+    public func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&stored) }
+    }
+}
+
+/// Seconds on a monotonic clock.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// Runs `body(thread)` on `count` new threads at once. Returns true when all of them finished within
+/// `timeout` seconds; false otherwise, leaving the stragglers running (a deadlock, which the caller reports
+/// as a failure instead of hanging).
+public func runOnThreads(
+    _ count: Int,
+    timeout: Double,
+    _ body: @escaping @Sendable (Int) -> Void
+) -> Bool {
+    let running = Guarded(count)
+    for thread in 0..<count {
+        let work: @Sendable () -> Void = {
+            body(thread)
+            running.withValue { $0 -= 1 }
+        }
+        let context = Unmanaged.passRetained(ThreadWork(work)).toOpaque()
+        var handle = pthread_t()
+        let error = pthread_create(&handle, nil, threadEntry, context)
+        precondition(error == 0, "pthread_create failed with error \(error)")
+        pthread_detach(handle)
+    }
+    let deadline = monotonicSeconds() + timeout
+    while running.value > 0 {
+        if monotonicSeconds() > deadline { return false }
+        usleep(2_000)
+    }
+    return true
+}
+
+private final class ThreadWork {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
+
+#if canImport(Darwin)
+private func threadEntry(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadWork>.fromOpaque(context).takeRetainedValue().run()
+    return nil
+}
+#else
+private func threadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadWork>.fromOpaque(context!).takeRetainedValue().run()
+    return nil
+}
+#endif
+
+/// Reads an environment variable.
+public func environment(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+}
+
+/// Ends the process with `status`.
+public func exitProcess(_ status: Int32) -> Never {
+    exit(status)
+}

@@ -1,0 +1,40 @@
+import MulticastChecks
+import Testing
+
+/// Random programs against `MulticastDelegate` and a plain reference model (see `MulticastChecks`).
+///
+/// By default five seeds of 20,000 operations each; `MULTICAST_FUZZ_SEED=7` (or `7,8,9`) and
+/// `MULTICAST_FUZZ_OPS=1000000` run others. A failure prints the seed and the shortest failing program.
+@Suite struct ModelBasedTests {
+    static let seeds: [UInt64] =
+        environment("MULTICAST_FUZZ_SEED").map { $0.split(separator: ",").compactMap { UInt64($0) } } ?? [
+            1, 2, 3, 4, 5,
+        ]
+    static let operations = environment("MULTICAST_FUZZ_OPS").flatMap { Int($0) } ?? 20_000
+
+    @Test(arguments: seeds)
+    func randomProgramsAgreeWithTheModel(seed: UInt64) {
+        let report = ModelFuzzer.fuzz(seed: seed, operations: Self.operations)
+        #expect(report.counterexample == nil, "\(report.counterexample.map { "\($0)" } ?? "")")
+        #expect(report.statistics.operations == Self.operations)
+        #expect(report.statistics.visits > 0 && report.statistics.turnActions > 0)
+    }
+
+    /// Rule 6's example, as a program: a pass over 0...3 where 0 removes 1 calls 0, 2 and 3.
+    @Test func removingTheNextDelegateDuringAPassAgreesWithTheModel() {
+        for shape in DelegateShape.allCases {
+            var program: [FuzzOp] = []
+            for handle in 0..<4 {
+                program += [.create(handle: handle, strong: handle % 2 == 0), .add(list: 0, handle: handle)]
+            }
+            program += [.pass(list: 0, kind: .call, script: 5), .remove(list: 0, handle: 1), .release(handle: 3)]
+            program += [.pass(list: 0, kind: .iterate, script: 6), .removeAll(list: 0)]
+            #expect(ModelFuzzer.replay(shape: shape, program) == nil)
+        }
+    }
+
+    @Test func shrinkingKeepsAPassingProgramWhole() {
+        let program = FuzzOp.program(seed: 9, count: 50)
+        #expect(ModelFuzzer.shrink(program, shape: .loose) == program)
+    }
+}
