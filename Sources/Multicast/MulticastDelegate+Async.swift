@@ -32,19 +32,17 @@ extension MulticastDelegate {
     nonisolated(nonsending) public func call(
         _ body: nonisolated(nonsending) (Delegate) async throws -> Void
     ) async rethrows {
-        var shouldReclaim = false
+        let pass = _Pass(_core)
+        var cursor = pass.slots
+        var dead = 0
         defer {
-            if shouldReclaim { _reclaimDeadDelegates() }
+            pass.finish()
+            if pass.shouldReclaim(dead: dead) { _reclaimDeadDelegates() }
         }
-        do {  // the pass, and the storage it holds, must be gone before reclaiming
-            var pass = _Pass(_core)
-            defer { shouldReclaim = pass.shouldReclaim }
-            defer { pass.finish() }
-            while let (slot, object) = pass.next() {
-                let delegate = slot.pointee.delegate
-                try await body(delegate)
-                withExtendedLifetime(object) {}
-            }
+        while let (slot, object) = pass.next(&cursor, dead: &dead) {
+            let delegate = slot.pointee.delegate  // a copy: it must stay alive across the suspension
+            try await body(delegate)
+            extendLifetime(object)
         }
     }
 }

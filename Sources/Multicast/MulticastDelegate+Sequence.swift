@@ -34,23 +34,13 @@ extension MulticastDelegate: Sequence {
         /// Returns the next live, registered delegate, or nil after the last one.
         @inlinable
         public mutating func next() -> Delegate? {
-            guard let pass = _pass, var slot = _slot else { return nil }
-            defer { _slot = slot }
-            while slot < pass.end {
-                let current = slot
-                slot += 1
-                let key = current.pointee.key
-                if _Slot<Delegate>.isStrong(key) {
-                    if pass.nothingRemoved || pass.stillRegistered(key: key, object: nil, slot: current) {
-                        return current.pointee.delegate
-                    }
-                } else if key != 0, let object = current.pointee.reference.object,
-                    pass.nothingRemoved || pass.stillRegistered(key: key, object: object, slot: current)
-                {
-                    let delegate = current.pointee.delegate  // alive: `object` holds it
-                    extendLifetime(object)
-                    return delegate
-                }
+            guard let pass = _pass, var cursor = _slot else { return nil }
+            var dead = 0
+            defer { _slot = cursor }
+            if let (slot, object) = pass.next(&cursor, dead: &dead) {
+                let delegate = slot.pointee.delegate  // alive: `object` or the storage holds it
+                extendLifetime(object)
+                return delegate
             }
             pass.finish()
             _pass = nil  // lets go of the delegates' storage

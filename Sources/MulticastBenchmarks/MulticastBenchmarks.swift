@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release MulticastBenchmarks [--quick] [--json FILE]`
+/// `swift run -c release MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]`
 ///
 /// Measures Multicast against what users would otherwise pick, in one run, and reports ratios.
 /// `--count-allocations NAME N CALLS` runs one contender's `call` alone, for valgrind to count its heap
@@ -17,9 +17,11 @@ struct MulticastBenchmarks {
         }
         var settings = Settings.full
         var jsonPath: String?
+        var requireZeroAllocations = false
         while let argument = arguments.popFirst() {
             switch argument {
             case "--quick": settings = .quick
+            case "--require-zero-allocations": requireZeroAllocations = true
             case "--json":
                 guard let path = arguments.popFirst() else { usage("--json needs a file name") }
                 jsonPath = path
@@ -36,13 +38,19 @@ struct MulticastBenchmarks {
             try report.json().write(to: URL(fileURLWithPath: jsonPath))
             print("\nWrote \(jsonPath)")
         }
+        if requireZeroAllocations {
+            let counted = [MulticastWeak.name, MulticastStrong.name].compactMap { report.allocations[$0] }.flatMap(\.values)
+            check(!counted.isEmpty, "allocations were not counted: install valgrind")
+            check(counted.allSatisfy { $0 == 0 }, "Multicast's call allocated on the heap: \(report.allocations)")
+            print("\nAllocation guard: Multicast's call made no heap allocation, at every N counted.")
+        }
     }
 
     static func usage(_ problem: String?) -> Never {
         if let problem { FileHandle.standardError.write(Data("MulticastBenchmarks: \(problem)\n".utf8)) }
         print(
             """
-            usage: MulticastBenchmarks [--quick] [--json FILE]
+            usage: MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]
                    MulticastBenchmarks --count-allocations CONTENDER N CALLS
                    MulticastBenchmarks --add-remove CONTENDER N
             contenders: \(callContenders.map { "\"\($0.name)\"" }.joined(separator: ", "))

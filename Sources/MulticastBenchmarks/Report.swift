@@ -27,7 +27,7 @@ struct Report {
         log("call under churn")
         report.churn = measureChurn(settings: settings)
         log("allocations per call (valgrind)")
-        report.allocations = countAllocations(sizes: settings.callSizes)
+        report.allocations = countAllocations(settings.allocationContenders, sizes: settings.allocationSizes)
         return report
     }
 
@@ -174,12 +174,10 @@ struct Report {
     }
 }
 
-/// Heap allocations per call of every contender at each size, counted by running this program alone under
-/// valgrind for two numbers of calls; empty when valgrind is not installed.
-func countAllocations(sizes: [Int]) -> [String: [Int: Double]] {
-    guard
-        let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(
-            where: FileManager.default.isExecutableFile)
+/// Heap allocations per call of `contenders` at each size, counted by running this program alone under
+/// valgrind for two numbers of calls (two runs at a time); empty when valgrind is not installed.
+func countAllocations(_ contenders: [any Contender.Type], sizes: [Int]) -> [String: [Int: Double]] {
+    guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: FileManager.default.isExecutableFile)
     else {
         Report.log("valgrind not found: allocations not counted (apt-get install valgrind)")
         return [:]
@@ -190,22 +188,34 @@ func countAllocations(sizes: [Int]) -> [String: [Int: Double]] {
     }
     defer { try? FileManager.default.removeItem(atPath: program) }
     let (fewer, more) = (100, 300)
+    let runs = contenders.flatMap { type in sizes.flatMap { size in [fewer, more].map { (type.name, size, $0) } } }
+    let counts = Counts(runs.count)
+    DispatchQueue.concurrentPerform(iterations: runs.count) { run in
+        let (name, size, calls) = runs[run]
+        counts[run] = heapAllocations(
+            valgrind: valgrind,
+            program: program,
+            arguments: ["--count-allocations", name, String(size), String(calls)]
+        )
+    }
     var results: [String: [Int: Double]] = [:]
-    for type in callContenders {
-        for size in sizes {
-            let counts = [fewer, more].map { calls in
-                heapAllocations(
-                    valgrind: valgrind,
-                    program: program,
-                    arguments: ["--count-allocations", type.name, String(size), String(calls)]
-                )
-            }
-            if let low = counts[0], let high = counts[1] {
-                results[type.name, default: [:]][size] = Double(high - low) / Double(more - fewer)
-            }
+    for run in stride(from: 0, to: runs.count, by: 2) {
+        if let low = counts[run], let high = counts[run + 1] {
+            results[runs[run].0, default: [:]][runs[run].1] = Double(high - low) / Double(more - fewer)
         }
     }
     return results
+}
+
+/// Results that concurrent runs deliver.
+final class Counts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int?]
+    init(_ count: Int) { values = Array(repeating: nil, count: count) }
+    subscript(index: Int) -> Int? {
+        get { lock.withLock { values[index] } }
+        set { lock.withLock { values[index] = newValue } }
+    }
 }
 
 /// The "total heap usage: N allocs" of one run of this program under valgrind.

@@ -7,13 +7,18 @@ struct Settings {
     var callSizes: [Int]
     var registrationSizes: [Int]
     var churnNanoseconds: UInt64
+    /// Whose heap allocations per call to count with valgrind (about a second a count), at which sizes.
+    var allocationContenders: [any Contender.Type]
+    var allocationSizes: [Int]
 
     static let full = Settings(
         samples: 15,
         sampleNanoseconds: 8_000_000,
         callSizes: [1, 10, 100, 1000],
         registrationSizes: [1000, 10_000, 100_000],
-        churnNanoseconds: 1_000_000_000
+        churnNanoseconds: 1_000_000_000,
+        allocationContenders: callContenders,
+        allocationSizes: [1, 10, 100, 1000]
     )
 
     static let quick = Settings(
@@ -21,7 +26,9 @@ struct Settings {
         sampleNanoseconds: 2_000_000,
         callSizes: [1, 10, 100, 1000],
         registrationSizes: [1000, 10_000, 100_000],
-        churnNanoseconds: 200_000_000
+        churnNanoseconds: 200_000_000,
+        allocationContenders: [MulticastWeak.self, MulticastStrong.self],
+        allocationSizes: [1, 1000]
     )
 }
 

@@ -49,6 +49,33 @@ struct _Pass<Delegate> {
         return core.withLock { $0.isRegistered(key: key, object: object) }
     }
 
+    /// Finds the next delegate that may be called, from `cursor` on, and moves `cursor` past it.
+    ///
+    /// Returns its slot and the object that keeps it alive while it is used (nil for a strong delegate,
+    /// which the storage keeps alive), or nil after the last one; counts the dead delegates it meets in
+    /// `dead`. (`call` inlines its own copy of this loop, which lends each delegate without a retain.)
+    @inlinable
+    func next(
+        _ cursor: inout UnsafeMutablePointer<_Slot<Delegate>>,
+        dead: inout Int
+    ) -> (slot: UnsafeMutablePointer<_Slot<Delegate>>, object: AnyObject?)? {
+        while cursor < end {
+            let slot = cursor
+            cursor += 1
+            let key = slot.pointee.key
+            if _Slot<Delegate>.isStrong(key) {
+                if nothingRemoved || stillRegistered(key: key, object: nil, slot: slot) { return (slot, nil) }
+            } else if key != 0 {
+                if let object = slot.pointee.reference.object {
+                    if nothingRemoved || stillRegistered(key: key, object: object, slot: slot) { return (slot, object) }
+                } else {
+                    dead += 1
+                }
+            }
+        }
+        return nil
+    }
+
     /// Ends the pass: records that it has finished reading its storage (see
     /// ``_Registry/storageIsUnique()``), which it still holds.
     @inlinable
