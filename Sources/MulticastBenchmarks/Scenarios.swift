@@ -100,7 +100,7 @@ func measureMemory(size: Int) -> [String: Double] {
         let before = heapBytesInUse()
         let contender = type.init(receivers)
         let after = heapBytesInUse()
-        withExtendedLifetime((contender, weakReferences)) {}
+        withExtendedLifetime((receivers, contender, weakReferences)) {}
         results[type.name] = Double(after - before) / Double(size)
     }
     return results

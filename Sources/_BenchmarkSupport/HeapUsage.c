@@ -6,7 +6,8 @@
 
 size_t benchmark_heap_bytes_in_use(void) {
 #if defined(__GLIBC__)
-    return mallinfo2().uordblks;
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;  // small blocks in use, and large ones mapped on their own
 #else
     return 0;
 #endif

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-/// Bytes the C heap has handed out and not taken back (glibc's `mallinfo2().uordblks`); 0 elsewhere.
+/// Bytes the C heap has handed out and not taken back (glibc's `mallinfo2`); 0 elsewhere.
 size_t benchmark_heap_bytes_in_use(void);
 
 #endif
