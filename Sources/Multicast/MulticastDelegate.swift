@@ -120,7 +120,8 @@ public final class MulticastDelegate<Delegate> {
     /// Removes a delegate.
     ///
     /// When `remove` returns, no call that starts afterwards calls the delegate, and a call already under
-    /// way does not call it either if its turn has not come yet. A strong delegate is released.
+    /// way does not call it either if its turn has not come yet. A strong delegate is released, or, if a
+    /// call is under way, when the last such call ends.
     ///
     /// - Parameter delegate: The delegate to remove.
     /// - Returns: `true` if the delegate was registered, `false` otherwise.
@@ -157,7 +158,7 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     public func contains(_ delegate: Delegate) -> Bool {
         let object = Self._object(delegate)
-        return _core.withLock { $0.slotIndex(of: object) != nil }
+        return _core.withLock { $0.contains(object) }
     }
 
     /// The number of registered delegates that are alive.
@@ -257,7 +258,11 @@ public final class MulticastDelegate<Delegate> {
                 """
             )
         }
-        return delegate as AnyObject
+        // A class instance is stored first in every representation of `Delegate` that can hold one (see
+        // `_Slot.address(in:)`): reading it there avoids a dynamic cast.
+        let object = withUnsafeBytes(of: delegate) { $0.load(as: AnyObject.self) }
+        assert(object === delegate as AnyObject)
+        return object
     }
 }
 

@@ -177,7 +177,9 @@ struct Report {
 /// Heap allocations per call of `contenders` at each size, counted by running this program alone under
 /// valgrind for two numbers of calls (two runs at a time); empty when valgrind is not installed.
 func countAllocations(_ contenders: [any Contender.Type], sizes: [Int]) -> [String: [Int: Double]] {
-    guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: FileManager.default.isExecutableFile)
+    guard
+        let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(
+            where: FileManager.default.isExecutableFile)
     else {
         Report.log("valgrind not found: allocations not counted (apt-get install valgrind)")
         return [:]

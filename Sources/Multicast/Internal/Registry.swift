@@ -5,10 +5,10 @@ struct _Registry<Delegate> {
     @usableFromInline
     var storage: _Storage<Delegate>
 
-    /// Where each registered object's slot is. Entries of objects that died may linger until the next
-    /// compaction; a lookup always checks the slot it finds.
+    /// Where each registered object's slot is. Entries of objects that died may linger until the storage is
+    /// rebuilt; a lookup always checks the slot it finds.
     @usableFromInline
-    var index: [ObjectIdentifier: Int] = [:]
+    var index = _SlotIndex(capacity: 0)
 
     @usableFromInline
     var lastRegistration = 0
@@ -42,27 +42,53 @@ struct _Garbage<Delegate> {
 }
 
 extension _Registry {
-    /// Where `object` is registered, if it is.
-    ///
-    /// A weak load under the lock is safe here: it can only load `object` itself, which the caller keeps
-    /// alive, or nil (an entry whose object died; its address may now be `object`'s).
+    /// The address that the index files `object` under.
     @inlinable
-    func slotIndex(of object: AnyObject) -> Int? {
-        guard let index = index[ObjectIdentifier(object)] else { return nil }
-        let slot = storage.slots + index
-        let key = slot.pointee.key
-        guard key != 0 else { return nil }
-        if _Slot<Delegate>.isStrong(key) {
-            return (slot.pointee.delegate as AnyObject) === object ? index : nil
-        }
-        return slot.pointee.reference.object === object ? index : nil
+    static func address(of object: AnyObject) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     }
 
-    /// Whether registration `key` is still in the registry.
+    /// Where `object` is registered, if it is: its bucket in the index and its slot.
+    ///
+    /// A weak load under the lock is safe here: it can only load `object` itself, which the caller keeps
+    /// alive, or nil (a delegate that died at what is now `object`'s address).
+    @inlinable
+    func find(_ object: AnyObject) -> (bucket: Int, position: Int)? {
+        let address = Self.address(of: object)
+        var found = -1
+        let bucket = index.firstBucket(for: address) { position in
+            let slot = storage.slots + position
+            guard _Slot.address(in: slot) == address else { return false }
+            guard _Slot<Delegate>.isStrong(slot.pointee.key) || slot.pointee.reference.object === object else {
+                return false  // dead
+            }
+            found = position
+            return true
+        }
+        return bucket.map { ($0, found) }
+    }
+
+    /// Whether `object` is registered.
+    @inlinable
+    func contains(_ object: AnyObject) -> Bool {
+        find(object) != nil
+    }
+
+    /// Whether registration `key` of `object` is still in the registry.
     @inlinable
     func isRegistered(key: Int, object: AnyObject) -> Bool {
-        guard let index = slotIndex(of: object) else { return false }
-        return storage.slots[index].key == key
+        guard let (_, position) = find(object) else { return false }
+        return storage.slots[position].key == key
+    }
+
+    /// Files every occupied slot of the storage in a new index with room for `capacity` slots.
+    @inlinable
+    mutating func reindex(capacity: Int) {
+        index = _SlotIndex(capacity: capacity)
+        let slots = storage.slots
+        for position in 0..<storage.head.pointee.count where slots[position].key != 0 {
+            index.insert(position, address: _Slot.address(in: slots + position))
+        }
     }
 
     /// Whether the registry alone references its storage, so that slots below its count may be written in
@@ -101,7 +127,7 @@ extension _Registry {
         strong: Bool,
         mayGrow: Bool
     ) -> (outcome: AddOutcome, garbage: _Garbage<Delegate>) {
-        if slotIndex(of: object) != nil {
+        if find(object) != nil {
             return (.alreadyRegistered, _Garbage())
         }
         var garbage = _Garbage<Delegate>()
@@ -117,15 +143,18 @@ extension _Registry {
         let position = storage.head.pointee.count
         _Storage.occupy(storage.slots + position, with: delegate, object: object, key: key)
         storage.head.pointee.count = position + 1
-        index[ObjectIdentifier(object)] = position
+        if !index.hasRoom {
+            reindex(capacity: index.count * 2)
+        }
+        index.insert(position, address: Self.address(of: object))
         return (.added, garbage)
     }
 
     /// Unregisters `object`; returns false if it was not registered.
     @inlinable
     mutating func remove(_ object: AnyObject) -> (removed: Bool, garbage: _Garbage<Delegate>) {
-        guard let position = slotIndex(of: object) else { return (false, _Garbage()) }
-        index[ObjectIdentifier(object)] = nil
+        guard let (bucket, position) = find(object) else { return (false, _Garbage()) }
+        index.remove(bucket: bucket) { _Slot.address(in: storage.slots + $0) }
         var garbage = _Garbage<Delegate>()
         if !storageIsUnique() {
             // A pass is reading this storage: leave it as it is and go on with a copy.
@@ -146,7 +175,7 @@ extension _Registry {
     mutating func removeAll() -> _Garbage<Delegate> {
         let old = storage
         storage = _Storage.make(minimumCapacity: 0, generation: nextGeneration())
-        index = [:]
+        index = _SlotIndex(capacity: 0)
         return _Garbage(storage: old)
     }
 
@@ -162,8 +191,8 @@ extension _Registry {
     }
 
     /// Replaces the storage by one of at least `capacity` slots that holds its occupied slots in order, less
-    /// those at `dropping` (ascending). Re-points
-    /// the index. Returns the old storage, for release outside the lock.
+    /// those at `dropping` (ascending), and indexes it anew. Returns the old storage, for release outside the
+    /// lock.
     @inlinable
     mutating func rebuild(capacity: Int, dropping: [Int] = []) -> _Storage<Delegate> {
         // A storage that is dropping slots is copied even if it became unique (a pass may drop its reference
@@ -172,7 +201,6 @@ extension _Registry {
         let old = storage
         let new = _Storage<Delegate>.make(minimumCapacity: capacity, generation: nextGeneration())
         let count = old.head.pointee.count
-        var moved = [Int](repeating: -1, count: count)
         var dropped = dropping.makeIterator()
         var nextDropped = dropped.next()
         var target = 0
@@ -189,7 +217,6 @@ extension _Registry {
             } else {
                 _Storage.copy(source, to: new.slots + target)
             }
-            moved[position] = target
             target += 1
         }
         new.head.pointee.count = target
@@ -197,7 +224,7 @@ extension _Registry {
             old.head.pointee.count = 0  // every slot moved out: nothing left for its deinit to visit
         }
         storage = new
-        index = index.compactMapValues { moved[$0] >= 0 ? moved[$0] : nil }
+        reindex(capacity: target)
         return old
     }
 }

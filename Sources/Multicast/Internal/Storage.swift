@@ -41,6 +41,15 @@ extension _Slot {
     @inlinable
     static func isStrong(_ key: Int) -> Bool { key & 1 != 0 }
 
+    /// The address of the object in the occupied `slot`, read without touching the object, which may be dead.
+    ///
+    /// A delegate is a class instance, and every representation of a value that holds one (a class type, a
+    /// class-bound existential, the inline buffer of any other existential) stores the reference first.
+    @inlinable
+    static func address(in slot: UnsafeMutablePointer<_Slot<Delegate>>) -> UInt {
+        UnsafeRawPointer(slot.pointer(to: \.delegate)!).load(as: UInt.self)
+    }
+
     /// Calls `body` with the delegate in `slot` without retaining or releasing it, which would cost two
     /// atomic operations per delegate and call: the caller keeps the delegate alive for the call, with the
     /// storage that owns a strong delegate or the object that the weak load of a weak one returned.

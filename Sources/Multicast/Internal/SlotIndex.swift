@@ -1,0 +1,85 @@
+/// Where each registered object's slot is: an open-addressing hash table of slot positions, keyed by the
+/// address of the slot's object, with linear probing.
+///
+/// A bucket is four bytes, against sixteen (and SipHash) for a `[ObjectIdentifier: Int]`; the key is not
+/// stored but read from the slot. Buckets may hold slots whose object died, until the storage is rebuilt;
+/// so one address may appear twice, for a dead delegate and a new object that the allocator placed at its
+/// address, and a lookup checks each slot it finds (see ``_Registry/find(_:)``).
+@usableFromInline
+struct _SlotIndex {
+    /// Slot positions; `-1` for an empty bucket. The count is a power of two.
+    @usableFromInline
+    var buckets: [Int32]
+
+    /// Buckets in use.
+    @usableFromInline
+    var count = 0
+
+    /// `64 - log2(buckets.count)`: the hash is the high bits of a multiplicative hash of the address.
+    @usableFromInline
+    var shift: Int
+
+    /// An index with room for `capacity` positions before it must grow.
+    @inlinable
+    init(capacity: Int) {
+        var size = 8
+        while size * 3 < capacity * 4 { size *= 2 }
+        buckets = Array(repeating: -1, count: size)
+        shift = Int.bitWidth - size.trailingZeroBitCount
+    }
+
+    /// Whether one more position fits without exceeding a load of three quarters.
+    @inlinable
+    var hasRoom: Bool {
+        (count + 1) * 4 <= buckets.count * 3
+    }
+
+    /// The first bucket to probe for `address`.
+    @inlinable
+    func home(of address: UInt) -> Int {
+        Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift))
+    }
+
+    /// Calls `body` with each bucket that may hold `address`'s slot, until it returns true; returns that
+    /// bucket, or nil.
+    @inlinable
+    func firstBucket(for address: UInt, where body: (_ position: Int) -> Bool) -> Int? {
+        let mask = buckets.count - 1
+        var bucket = home(of: address)
+        while buckets[bucket] >= 0 {
+            if body(Int(buckets[bucket])) { return bucket }
+            bucket = (bucket + 1) & mask
+        }
+        return nil
+    }
+
+    /// Adds `position`, the slot of `address`. There must be room.
+    @inlinable
+    mutating func insert(_ position: Int, address: UInt) {
+        precondition(position < Int(Int32.max), "Multicast holds at most \(Int32.max) delegates")
+        let mask = buckets.count - 1
+        var bucket = home(of: address)
+        while buckets[bucket] >= 0 { bucket = (bucket + 1) & mask }
+        buckets[bucket] = Int32(position)
+        count += 1
+    }
+
+    /// Empties `bucket`, moving later entries of its probe run back so that every lookup still finds them.
+    @inlinable
+    mutating func remove(bucket: Int, address: (_ position: Int) -> UInt) {
+        let mask = buckets.count - 1
+        var hole = bucket
+        var next = (hole + 1) & mask
+        while buckets[next] >= 0 {
+            // The entry at `next` may fill the hole unless its home lies after the hole, up to `next`.
+            let home = home(of: address(Int(buckets[next])))
+            if (next &- home) & mask >= (next &- hole) & mask {
+                buckets[hole] = buckets[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        buckets[hole] = -1
+        count -= 1
+    }
+}
