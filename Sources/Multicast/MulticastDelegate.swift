@@ -41,7 +41,7 @@ public enum Retention: Sendable, Hashable {
 ///
 /// ### Order
 ///
-/// ``call(_:)`` and iteration visit the delegates in the order they were added. Adding a delegate that is
+/// ``call(_:)-2rusk`` and iteration visit the delegates in the order they were added. Adding a delegate that is
 /// already registered changes nothing; removing it and adding it again moves it to the end. Identity, not
 /// `==`, tells delegates apart.
 ///
@@ -49,7 +49,7 @@ public enum Retention: Sendable, Hashable {
 ///
 /// Every member may be used from any thread at the same time. The multicast is `Sendable` when `Delegate`
 /// is. No lock is held while delegate code runs, and a call that starts after `remove(x)` has returned never
-/// calls `x`. Delegates run on the thread that calls ``call(_:)``.
+/// calls `x`. Delegates run on the thread that calls ``call(_:)-2rusk``.
 ///
 /// ### Re-entrancy
 ///
