@@ -33,8 +33,13 @@ final class Clock: @unchecked Sendable {
     }
 }
 
-/// Runs `body(thread)` on `threads` threads at once and waits for all of them.
-func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+/// Runs `body(thread)` on `threads` threads at once and waits for all of them; records an issue (a deadlock)
+/// if they have not finished within 120 s, so that the test fails instead of hanging.
+func onThreads(
+    _ threads: Int,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable (Int) -> Void
+) {
     let group = DispatchGroup()
     for thread in 0..<threads {
         group.enter()
@@ -44,7 +49,7 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
         }
     }
     let finished = group.wait(timeout: .now() + 120)
-    precondition(finished == .success, "threads did not finish in 120 s: a deadlock")
+    #expect(finished == .success, "threads did not finish in 120 s: a deadlock", sourceLocation: sourceLocation)
 }
 
 @Suite struct ConcurrencyTests {

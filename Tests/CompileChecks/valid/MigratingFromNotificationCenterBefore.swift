@@ -1,5 +1,7 @@
+// snippet.hide
 import Foundation
 
+// snippet.show
 extension Notification.Name {
     static let tabBarDidSelect = Notification.Name("TabBarDidSelect")
 }
