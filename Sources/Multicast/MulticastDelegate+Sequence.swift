@@ -106,3 +106,8 @@ extension MulticastDelegate: Sequence {
         try !contains { try !predicate($0) }
     }
 }
+
+// An iterator is one pass over a snapshot of the delegates, read through unsafe pointers: it is not for sharing
+// between concurrent contexts. (The multicast is; make an iterator in each.)
+@available(*, unavailable)
+extension MulticastDelegate.Iterator: Sendable {}
