@@ -23,7 +23,8 @@ let package = Package(
         // `swift run -c release MulticastBenchmarks`: an executable, not a product, with a C helper for heap
         // figures.
         .target(name: "_BenchmarkSupport"),
-        .executableTarget(name: "MulticastBenchmarks", dependencies: ["Multicast", "_BenchmarkSupport"]),
+        .executableTarget(
+            name: "MulticastBenchmarks", dependencies: ["Multicast", "MulticastChecks", "_BenchmarkSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

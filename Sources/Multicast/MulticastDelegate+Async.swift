@@ -25,24 +25,26 @@ extension MulticastDelegate {
     ///
     /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
     ///   error is rethrown.
-    /// - Complexity: O(*n*) plus the bodies; one lock, one weak load per weak delegate, and no allocation.
-    ///   While the call is suspended, it holds the current list of delegates, so adding or removing a
-    ///   delegate meanwhile copies that list (O(*n*)) once.
+    /// - Complexity: O(*n*) plus the bodies, with the costs of the synchronous ``call(_:)-2rusk``, and no
+    ///   allocation. While the call is suspended, the list of delegates it reads stays in memory, with what
+    ///   delegates removed meanwhile held.
     @inlinable
     nonisolated(nonsending) public func call(
         _ body: nonisolated(nonsending) (Delegate) async throws -> Void
     ) async rethrows {
         let pass = _Pass(_core)
-        var cursor = pass.slots
         var dead = 0
         defer {
             pass.finish()
             if pass.shouldReclaim(dead: dead) { _reclaimDeadDelegates() }
         }
-        while let (slot, object) = pass.next(&cursor, dead: &dead) {
-            let delegate = slot.pointee.delegate  // a copy: it must stay alive across the suspension
-            try await body(delegate)
-            extendLifetime(object)
+        var slot = pass.slots
+        while slot < pass.end {
+            // A copy: the delegate must stay alive across the suspension.
+            if let delegate = _Slot.lend(slot, dead: &dead, { $0 }) {
+                try await body(delegate)
+            }
+            slot += 1
         }
     }
 }

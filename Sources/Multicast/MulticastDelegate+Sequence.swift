@@ -15,42 +15,34 @@ extension MulticastDelegate: Sequence {
     /// one as a strong reference and keeps no other.
     public struct Iterator: IteratorProtocol {
         @usableFromInline
-        let _core: _Locked<_Registry<Delegate>>  // the pass does not keep it alive
+        let _reader: _IterationReader<Delegate>
 
         @usableFromInline
-        var _pass: _Pass<Delegate>?
-
-        @usableFromInline
-        var _slot: UnsafeMutablePointer<_Slot<Delegate>>?
+        var _slot: UnsafeMutablePointer<_Slot<Delegate>>
 
         @inlinable
         init(_ core: _Locked<_Registry<Delegate>>) {
-            let pass = _Pass(core)
-            _core = core
-            _pass = pass
-            _slot = pass.slots
+            _reader = _IterationReader(core)
+            _slot = _reader.pass.slots
         }
 
         /// Returns the next live, registered delegate, or nil after the last one.
         @inlinable
         public mutating func next() -> Delegate? {
-            guard let pass = _pass, var cursor = _slot else { return nil }
             var dead = 0
-            defer { _slot = cursor }
-            if let (slot, object) = pass.next(&cursor, dead: &dead) {
-                let delegate = slot.pointee.delegate  // alive: `object` or the storage holds it
-                extendLifetime(object)
-                return delegate
+            while _slot < _reader.pass.end {
+                let slot = _slot
+                _slot += 1
+                if let delegate = _Slot.lend(slot, dead: &dead, { $0 }) { return delegate }
             }
-            pass.finish()
-            _pass = nil  // lets go of the delegates' storage
             return nil
         }
     }
 
     /// Returns an iterator over the delegates registered now, in the order they were added.
     ///
-    /// - Complexity: O(1); one lock.
+    /// - Complexity: O(1); one lock, and one allocation, for the object that ends the iterator's pass when
+    ///   the last copy of the iterator is gone.
     @inlinable
     public func makeIterator() -> Iterator {
         Iterator(_core)
@@ -111,3 +103,24 @@ extension MulticastDelegate: Sequence {
 // between concurrent contexts. (The multicast is; make an iterator in each.)
 @available(*, unavailable)
 extension MulticastDelegate.Iterator: Sendable {}
+
+/// The pass of an iterator, which ends when the last copy of the iterator is gone: an iterator may be dropped
+/// before its last delegate.
+@usableFromInline
+final class _IterationReader<Delegate> {
+    @usableFromInline
+    let core: _Locked<_Registry<Delegate>>  // the pass does not keep it alive
+
+    @usableFromInline
+    let pass: _Pass<Delegate>
+
+    @inlinable
+    init(_ core: _Locked<_Registry<Delegate>>) {
+        self.core = core
+        pass = _Pass(core)
+    }
+
+    deinit {
+        pass.finish()
+    }
+}

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Measures Multicast against what users would otherwise pick, in one run, and reports ratios.
 /// `--count-allocations NAME N CALLS` runs one contender's `call` alone, for valgrind to count its heap
-/// allocations; `--add-remove NAME N` runs one contender's add-then-remove alone, for profiling.
+/// allocations; `--add-remove NAME N` runs one contender's add-then-remove alone, and `--churn NAME N SECONDS`
+/// one contender under churn, for profiling.
 @main
 struct MulticastBenchmarks {
     static func main() throws {
@@ -14,6 +15,9 @@ struct MulticastBenchmarks {
         }
         if arguments.first == "--add-remove" {
             return addRemoveAlone(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "--churn" {
+            return churnAlone(Array(arguments.dropFirst()))
         }
         var settings = Settings.full
         var jsonPath: String?
@@ -54,6 +58,7 @@ struct MulticastBenchmarks {
             usage: MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]
                    MulticastBenchmarks --count-allocations CONTENDER N CALLS
                    MulticastBenchmarks --add-remove CONTENDER N
+                   MulticastBenchmarks --churn CONTENDER N SECONDS
             contenders: \(callContenders.map { "\"\($0.name)\"" }.joined(separator: ", "))
             """
         )
@@ -83,5 +88,18 @@ struct MulticastBenchmarks {
         for receiver in receivers.reversed() { contender.unregister(receiver) }
         contender.callAll(1)
         check(receivers.allSatisfy { $0.total == 0 }, "a removed delegate was called")
+    }
+
+    /// Runs one churn contender (a name from the churn table) with `N` delegates for `SECONDS`.
+    static func churnAlone(_ arguments: [String]) {
+        guard arguments.count == 3, let size = Int(arguments[1]), let seconds = Double(arguments[2]),
+            let contender = churnContenders.first(where: { $0.name == arguments[0] })
+        else { usage("--churn takes a churn contender's name, N and SECONDS") }
+        let receivers = (0..<size).map { _ in Counter() }
+        let churned = contender.make(receivers)
+        let (elapsed, pairs) = churn(
+            churned, receivers, churning: contender.churning, nanoseconds: UInt64(seconds * 1e9))
+        let calls = receivers.reduce(0) { $0 + $1.total }
+        print(String(format: "%.3g M delegate calls/s, %.0f k pairs/s", Double(calls) / elapsed / 1e6, Double(pairs) / elapsed / 1e3))
     }
 }

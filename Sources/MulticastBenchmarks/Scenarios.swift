@@ -1,4 +1,5 @@
 import Foundation
+import MulticastChecks
 
 /// How long a run may take, and how carefully it measures.
 struct Settings {
@@ -6,7 +7,12 @@ struct Settings {
     var sampleNanoseconds: UInt64
     var callSizes: [Int]
     var registrationSizes: [Int]
+    /// Rounds of each churn contender, how long each round runs, and at which sizes.
+    var churnRounds: Int
     var churnNanoseconds: UInt64
+    var churnSizes: [Int]
+    /// How long the churn runs before memory is sampled.
+    var churnMemoryNanoseconds: UInt64
     /// Whose heap allocations per call to count with valgrind (about a second a count), at which sizes.
     var allocationContenders: [any Contender.Type]
     var allocationSizes: [Int]
@@ -16,7 +22,10 @@ struct Settings {
         sampleNanoseconds: 8_000_000,
         callSizes: [1, 10, 100, 1000],
         registrationSizes: [1000, 10_000, 100_000],
-        churnNanoseconds: 1_000_000_000,
+        churnRounds: 5,
+        churnNanoseconds: 250_000_000,
+        churnSizes: [1000, 10_000],
+        churnMemoryNanoseconds: 10_000_000_000,
         allocationContenders: callContenders,
         allocationSizes: [1, 10, 100, 1000]
     )
@@ -26,7 +35,10 @@ struct Settings {
         sampleNanoseconds: 2_000_000,
         callSizes: [1, 10, 100, 1000],
         registrationSizes: [1000, 10_000, 100_000],
-        churnNanoseconds: 200_000_000,
+        churnRounds: 1,
+        churnNanoseconds: 100_000_000,
+        churnSizes: [1000, 10_000],
+        churnMemoryNanoseconds: 500_000_000,
         allocationContenders: [MulticastWeak.self, MulticastStrong.self],
         allocationSizes: [1, 1000]
     )
@@ -106,42 +118,107 @@ func measureMemory(size: Int) -> [String: Double] {
     return results
 }
 
-/// Throughput of `call` on one thread while another adds and removes delegates: calls per second and
-/// add-remove pairs per second.
-func measureChurn(settings: Settings) -> [String: (calls: Double, changes: Double)] {
-    [
-        MulticastWeak.name: measureChurn(MulticastWeak.self, settings: settings),
-        NotificationCenterWeak.name: measureChurn(NotificationCenterWeak.self, settings: settings),
-    ]
+/// What one contender did under churn: one thread calling, another removing and re-adding delegates.
+struct ChurnFigures: Codable {
+    /// Delegate calls per second made by the calling thread, one sample per round.
+    var calls = Figure()
+    /// Remove-then-add pairs per second made by the other thread, one sample per round (none when quiet).
+    var pairs = Figure()
 }
 
-func measureChurn<C: Registering & Sendable>(_ type: C.Type, settings: Settings) -> (calls: Double, changes: Double) {
-    let receivers = (0..<100).map { _ in Counter() }
-    let churners = (0..<100).map { _ in Counter() }
-    let contender = C(receivers)
-    let stop = Flag()
-    let changes = Counted()
-    let churn = Thread {
-        var count = 0
-        while !stop.isSet {
-            for churner in churners { contender.register(churner) }
-            for churner in churners { contender.unregister(churner) }
-            count += churners.count
+/// The contenders of the churn benchmark, and Multicast without the removing thread, in table order.
+let churnContenders: [(name: String, make: @Sendable ([Counter]) -> any Registering & Sendable, churning: Bool)] = [
+    (MulticastWeak.name, { MulticastWeak($0) }, true),
+    (NotificationCenterWeak.name, { NotificationCenterWeak($0) }, true),
+    (MulticastWeak.name + ", quiet", { MulticastWeak($0) }, false),
+]
+
+/// One thread calls a contender of `size` live weak delegates in a loop while another removes a random
+/// registered delegate and adds it back, as fast as it can; rounds of each contender alternate.
+func measureChurn(size: Int, settings: Settings) -> [String: ChurnFigures] {
+    let receivers = (0..<size).map { _ in Counter() }
+    let contenders = churnContenders.map { ($0.name, $0.make(receivers), $0.churning) }
+    var figures: [String: ChurnFigures] = [:]
+    for round in 0..<settings.churnRounds {
+        for offset in contenders.indices {
+            let (name, contender, churning) = contenders[(round + offset) % contenders.count]
+            let before = receivers.reduce(0) { $0 + $1.total }
+            let (seconds, pairs) = churn(
+                contender, receivers, churning: churning, nanoseconds: settings.churnNanoseconds)
+            let calls = receivers.reduce(0) { $0 + $1.total } - before
+            check(calls > 0, "\(name) at N = \(size): no delegate was called under churn")
+            figures[name, default: ChurnFigures()].calls.samples.append(Double(calls) / seconds)
+            if churning { figures[name, default: ChurnFigures()].pairs.samples.append(Double(pairs) / seconds) }
         }
-        changes.set(count)
     }
-    churn.start()
+    for (_, contender, _) in contenders { check(isExact(contender, receivers), "a delegate was lost under churn") }
+    return figures
+}
+
+/// Runs the calling loop on this thread for `nanoseconds`, with a removing thread if `churning`; returns the
+/// seconds it ran and the pairs the removing thread made.
+func churn(
+    _ contender: any Registering & Sendable,
+    _ receivers: [Counter],
+    churning: Bool,
+    nanoseconds: UInt64,
+    whileRunning sample: () -> Void = {}
+) -> (seconds: Double, pairs: Int) {
+    let stop = Flag()
+    let pairs = Counted()
+    if churning {
+        let targets = receivers.map(UnsafeReceiver.init)
+        Thread {
+            var random = SplitMix64(seed: UInt64(targets.count))
+            var count = 0
+            while count % 64 != 0 || !stop.isSet {
+                let receiver = targets[random.below(targets.count)].receiver
+                contender.unregister(receiver)
+                contender.register(receiver)
+                count += 1
+            }
+            pairs.set(count)
+        }.start()
+    }
     let start = now()
-    var calls = 0
-    while now() - start < settings.churnNanoseconds {
+    var sampled = false
+    while now() - start < nanoseconds {
         contender.callAll(1)
-        calls += 1
+        if !sampled && now() - start >= nanoseconds - nanoseconds / 20 {
+            sample()  // near the end, while the other thread still churns
+            sampled = true
+        }
     }
-    let elapsed = Double(now() - start) / 1e9
+    let seconds = Double(now() - start) / 1e9
     stop.set()
-    let finished = changes.wait()
-    check(receivers.allSatisfy { $0.total == calls }, "\(type.name): a delegate missed calls under churn")
-    return (Double(calls) / elapsed, Double(finished) / elapsed)
+    return (seconds, churning ? pairs.wait() : 0)
+}
+
+/// Heap bytes per live delegate of Multicast (weak) with `size` delegates: quiet, then after `nanoseconds` of
+/// churn with a permanent caller (sampled near the end, while both threads run).
+func measureChurnMemory(size: Int, nanoseconds: UInt64) -> (quiet: Double, churned: Double) {
+    let receivers = (0..<size).map { _ in Counter() }
+    let weakReferences = WeakFloor(receivers)  // creates every receiver's side table, as `measureMemory` does
+    let before = heapBytesInUse()
+    let contender = MulticastWeak(receivers)
+    let quiet = heapBytesInUse() - before
+    var churned = 0
+    _ = churn(contender, receivers, churning: true, nanoseconds: nanoseconds) { churned = heapBytesInUse() - before }
+    check(isExact(contender, receivers), "a delegate was lost under churn")
+    withExtendedLifetime(weakReferences) {}
+    return (Double(quiet) / Double(size), Double(churned) / Double(size))
+}
+
+/// Whether one call of `contender` calls every receiver exactly once: the churn left each registered once.
+func isExact(_ contender: any Contender, _ receivers: [Counter]) -> Bool {
+    let before = receivers.map(\.total)
+    contender.callAll(1)
+    return zip(receivers, before).allSatisfy { $0.total == $1 + 1 }
+}
+
+/// A receiver handed to the removing thread, which only registers and unregisters it (never calls it).
+struct UnsafeReceiver: @unchecked Sendable {
+    let receiver: Counter
 }
 
 /// A flag one thread sets and another polls.

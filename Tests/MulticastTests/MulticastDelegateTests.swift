@@ -50,8 +50,8 @@ import Testing
         for index in 0..<10_000 {
             delegates.add(Recorder("temporary \(index)", log: log))
         }
-        // Each delegate dies right after it is added: the storage never grows past a few slots.
-        #expect(delegates.slotsInUse <= 2)
+        // Each delegate dies right after it is added: the storage never grows past its smallest rebuilt size.
+        #expect(delegates.slotsInUse <= 8)
         #expect(delegates.slotCapacity <= 8)
         #expect(delegates.isEmpty)
     }

@@ -1,7 +1,5 @@
 // The only platform-specific code in Multicast: a mutex, and a buffer that keeps a value next to it.
 
-import _MulticastShims
-
 #if canImport(Darwin)
 import Darwin
 
@@ -31,7 +29,7 @@ typealias _LockPrimitive = SRWLOCK
 #error("Multicast needs a mutex on this platform: add it to Internal/Lock.swift.")
 #endif
 
-@inlinable
+@usableFromInline
 func _lockInitialize(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #if canImport(Darwin)
     lock.initialize(to: os_unfair_lock())
@@ -50,7 +48,7 @@ func _lockInitialize(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #endif
 }
 
-@inlinable
+@usableFromInline
 func _lockDestroy(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #if canImport(Darwin) || canImport(WinSDK)
     lock.deinitialize(count: 1)
@@ -84,90 +82,32 @@ func _lockRelease(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #endif
 }
 
-/// The tail of a ``_Locked`` buffer: its mutex, and two counters.
-@usableFromInline
-struct _LockedTail {
-    @usableFromInline
-    var mutex: _LockPrimitive
-
-    @usableFromInline
-    var version: Int
-
-    @usableFromInline
-    var departures: Int
-}
-
-/// A value and the mutex that guards it, in one allocation, with two counters that are read without the
-/// lock: a version number that the owner advances under the lock, and a count of departures that anyone may
-/// bump at any time.
+/// A value and the mutex that guards it, in one allocation.
 ///
-/// The mutex and the counters live in the buffer's tail, at addresses that never change (a requirement of
-/// every primitive above) and apart from the value, which is reached only through ``withLock(_:)``. The
-/// counters are only read and written with atomic operations.
+/// The mutex lives in the buffer's tail, at an address that never changes (a requirement of every primitive
+/// above), apart from the value, which is reached only through ``withLock(_:)``.
 @usableFromInline
-final class _Locked<Value>: ManagedBuffer<Value, _LockedTail> {
+final class _Locked<Value>: ManagedBuffer<Value, _LockPrimitive> {
     @usableFromInline
-    static func make(_ value: (_ version: UnsafeMutablePointer<Int>, _ departures: UnsafeMutablePointer<Int>) -> Value)
-        -> _Locked<Value>
-    {
-        let buffer = unsafeDowncast(
-            Self.create(minimumCapacity: 1) { buffer in
-                buffer.withUnsafeMutablePointerToElements { tail in
-                    _lockInitialize(tail.pointer(to: \.mutex)!)
-                    tail.pointer(to: \.version)!.initialize(to: 0)
-                    tail.pointer(to: \.departures)!.initialize(to: 0)
-                    return value(tail.pointer(to: \.version)!, tail.pointer(to: \.departures)!)
-                }
-            },
-            to: _Locked<Value>.self
-        )
-        return buffer
+    static func make(_ value: () -> Value) -> _Locked<Value> {
+        let buffer = Self.create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { _lockInitialize($0) }
+            return value()
+        }
+        return unsafeDowncast(buffer, to: _Locked<Value>.self)
     }
 
     /// Runs `body` with exclusive access to the value. `body` must not call out to user code.
     @inlinable
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try withUnsafeMutablePointers { value, tail in
-            let mutex = tail.pointer(to: \.mutex)!
+        try withUnsafeMutablePointers { value, mutex in
             _lockAcquire(mutex)
             defer { _lockRelease(mutex) }
             return try body(&value.pointee)
         }
     }
 
-    /// Where the version number is; read it with ``_loadCounter(_:)``.
-    @inlinable
-    var version: UnsafeMutablePointer<Int> {
-        withUnsafeMutablePointerToElements { $0.pointer(to: \.version)! }
-    }
-
-    /// Where the departure count is; bump it with ``_depart(_:)``.
-    @inlinable
-    var departures: UnsafeMutablePointer<Int> {
-        withUnsafeMutablePointerToElements { $0.pointer(to: \.departures)! }
-    }
-
-    /// Changes the version number. Call it with the lock held.
-    @usableFromInline
-    func advanceVersion() {
-        _multicast_store_release(version, _multicast_load_acquire(version) &+ 1)
-    }
-
     deinit {
-        withUnsafeMutablePointerToElements { tail in
-            _lockDestroy(tail.pointer(to: \.mutex)!)
-        }
+        withUnsafeMutablePointerToElements { _lockDestroy($0) }
     }
-}
-
-/// Reads one of a ``_Locked`` buffer's counters, with or without its lock.
-@inlinable
-func _loadCounter(_ counter: UnsafeMutablePointer<Int>) -> Int {
-    _multicast_load_acquire(counter)
-}
-
-/// Bumps a ``_Locked`` buffer's departure count, without its lock.
-@inlinable
-func _depart(_ departures: UnsafeMutablePointer<Int>) {
-    _multicast_add_release(departures, 1)
 }

@@ -1,29 +1,40 @@
 /// Everything a multicast knows, guarded by its lock.
+///
+/// A removal reaches the passes under way by its slot's key: it marks the slot removed, in place, in the
+/// current storage and in every older storage that passes still read. Each storage owns what its slots hold,
+/// and what a removed slot owns is released only once no pass reads its storage: at once if none does, else
+/// by the last pass to leave (see ``_Readers``). An older storage is freed the same way.
 @usableFromInline
 struct _Registry<Delegate> {
-    /// The delegates, in registration order.
+    /// The delegates, in registration order: where passes start.
     @usableFromInline
     var storage: _Storage<Delegate>
 
-    /// Where each registered object's slot is. Entries of objects that died may linger until the storage is
-    /// rebuilt; a lookup always checks the slot it finds.
+    /// Storages that the current one replaced while passes were reading them; each is freed when its last
+    /// reader leaves.
+    @usableFromInline
+    var retired: [_Storage<Delegate>] = []
+
+    /// Where each registered object's slot is in the current storage. Entries of objects that died may
+    /// linger until the storage is rebuilt; a lookup always checks the slot it finds.
     @usableFromInline
     var index = _SlotIndex(capacity: 0)
+
+    /// Positions in the current storage of removed slots that still own references, because passes were
+    /// reading the storage when they were removed.
+    @usableFromInline
+    var pending: [Int] = []
+
+    /// Slots of the current storage that no longer hold a registration (removed, or found dead).
+    @usableFromInline
+    var vacancies = 0
 
     @usableFromInline
     var lastRegistration = 0
 
-    @usableFromInline
-    var lastGeneration = 0
-
-    /// The core's count of passes that have finished reading a storage (see ``storageIsUnique()``).
-    @usableFromInline
-    let departures: UnsafeMutablePointer<Int>
-
     @inlinable
-    init(departures: UnsafeMutablePointer<Int>) {
-        self.departures = departures
-        storage = _Storage.make(minimumCapacity: 0, generation: 0)
+    init() {
+        storage = _Storage.make(minimumCapacity: 0)
     }
 }
 
@@ -31,13 +42,19 @@ struct _Registry<Delegate> {
 /// the multicast, so no strong reference may die under the lock.
 @usableFromInline
 struct _Garbage<Delegate> {
-    @usableFromInline var delegate: Delegate?
-    @usableFromInline var storage: _Storage<Delegate>?
+    @usableFromInline var delegates: [Delegate] = []
+    @usableFromInline var storages: [_Storage<Delegate>] = []
 
     @inlinable
-    init(delegate: Delegate? = nil, storage: _Storage<Delegate>? = nil) {
-        self.delegate = delegate
-        self.storage = storage
+    init() {}
+
+    /// Releases everything, outside the lock: the slots of the storages (through this specialized code, which
+    /// is much faster per slot than the storage's generic deinit), then the storages and delegates.
+    @inlinable
+    consuming func dispose() {
+        for storage in storages {
+            storage.releaseSlots()
+        }
     }
 }
 
@@ -59,7 +76,8 @@ extension _Registry {
         let bucket = index.firstBucket(for: address) { position in
             let slot = storage.slots + position
             guard _Slot.address(in: slot) == address else { return false }
-            guard _Slot<Delegate>.isStrong(slot.pointee.key) || slot.pointee.reference.object === object else {
+            let key = _Slot.loadKey(slot)
+            guard key.isCallable, key.isStrong || slot.pointee.reference.object === object else {
                 return false  // dead
             }
             found = position
@@ -74,40 +92,17 @@ extension _Registry {
         find(object) != nil
     }
 
-    /// Whether registration `key` of `object` is still in the registry.
+    /// Starts a pass over the current storage: counts it in as a reader.
     @inlinable
-    func isRegistered(key: Int, object: AnyObject) -> Bool {
-        guard let (_, position) = find(object) else { return false }
-        return storage.slots[position].key == key
-    }
-
-    /// Files every occupied slot of the storage in a new index with room for `capacity` slots.
-    @inlinable
-    mutating func reindex(capacity: Int) {
-        index = _SlotIndex(capacity: capacity)
+    @inline(__always)
+    func enterPass() -> (
+        slots: UnsafeMutablePointer<_Slot<Delegate>>, end: UnsafeMutablePointer<_Slot<Delegate>>,
+        readers: UnsafeMutablePointer<Int>
+    ) {
+        let readers = storage.readers
+        _Readers.enter(readers)
         let slots = storage.slots
-        for position in 0..<storage.head.pointee.count where slots[position].key != 0 {
-            index.insert(position, address: _Slot.address(in: slots + position))
-        }
-    }
-
-    /// Whether the registry alone references its storage, so that slots below its count may be written in
-    /// place.
-    ///
-    /// Passes bump the departure count when they finish reading, before they let go of the storage; loading
-    /// it once the storage is found unique orders their reads before the writes that follow. (The release of
-    /// their references orders them too, but the thread sanitizer does not see reference counts.)
-    @inlinable
-    mutating func storageIsUnique() -> Bool {
-        guard isKnownUniquelyReferenced(&storage) else { return false }
-        _ = _loadCounter(departures)
-        return true
-    }
-
-    @inlinable
-    mutating func nextGeneration() -> Int {
-        lastGeneration += 1
-        return lastGeneration
+        return (slots, slots + storage.head.pointee.count, readers)
     }
 
     /// What ``add(_:object:strong:mayGrow:)`` did.
@@ -115,7 +110,8 @@ extension _Registry {
     enum AddOutcome {
         case added
         case alreadyRegistered
-        /// The storage is full; reclaim dead delegates' slots, then add again with `mayGrow`.
+        /// The storage is full, and would have to grow; reclaim dead delegates' slots, then add again with
+        /// `mayGrow`.
         case full
     }
 
@@ -127,25 +123,26 @@ extension _Registry {
         strong: Bool,
         mayGrow: Bool
     ) -> (outcome: AddOutcome, garbage: _Garbage<Delegate>) {
-        if find(object) != nil {
-            return (.alreadyRegistered, _Garbage())
-        }
         var garbage = _Garbage<Delegate>()
-        let header = storage.head.pointee
-        if header.count == storage.capacity {
-            guard mayGrow else { return (.full, garbage) }
-            // Drop vacant slots if that frees at least half, else double.
-            let live = header.count - header.vacancies
-            garbage.storage = rebuild(capacity: live * 2 <= header.count ? header.count : header.count * 2)
+        if find(object) != nil {
+            return (.alreadyRegistered, garbage)
+        }
+        let count = storage.head.pointee.count
+        if count == storage.capacity {
+            // Dropping the removed slots may be enough; if the storage would grow, first find the dead ones.
+            guard mayGrow || Self.roomyCapacity(live: count - vacancies) <= storage.capacity else {
+                return (.full, garbage)
+            }
+            makeRoom(&garbage)
+        }
+        if !index.hasRoom {
+            reindex(capacity: (index.count + 1) * 2)
         }
         lastRegistration += 1
-        let key = lastRegistration << 1 | (strong ? 1 : 0)
         let position = storage.head.pointee.count
-        _Storage.occupy(storage.slots + position, with: delegate, object: object, key: key)
+        let slot = storage.slots + position
+        _Slot.occupy(slot, with: delegate, object: object, key: _SlotKey(registration: lastRegistration, strong: strong))
         storage.head.pointee.count = position + 1
-        if !index.hasRoom {
-            reindex(capacity: index.count * 2)
-        }
         index.insert(position, address: Self.address(of: object))
         return (.added, garbage)
     }
@@ -153,78 +150,188 @@ extension _Registry {
     /// Unregisters `object`; returns false if it was not registered.
     @inlinable
     mutating func remove(_ object: AnyObject) -> (removed: Bool, garbage: _Garbage<Delegate>) {
-        guard let (bucket, position) = find(object) else { return (false, _Garbage()) }
-        index.remove(bucket: bucket) { _Slot.address(in: storage.slots + $0) }
         var garbage = _Garbage<Delegate>()
-        if !storageIsUnique() {
-            // A pass is reading this storage: leave it as it is and go on with a copy.
-            garbage.storage = rebuild(capacity: storage.capacity, dropping: [position])
-            return (true, garbage)
-        }
-        garbage.delegate = _Storage.vacate(storage.slots + position)
-        storage.head.pointee.vacancies += 1
-        let header = storage.head.pointee
-        if header.vacancies >= 16 && header.vacancies * 2 >= header.count {
-            garbage.storage = rebuild(capacity: storage.capacity)
-        }
+        guard let (bucket, position) = find(object) else { return (false, garbage) }
+        index.remove(bucket: bucket) { _Slot.address(in: storage.slots + $0) }
+        unregister(at: position)
+        compactIfSparse(&garbage)
+        collect(&garbage)
         return (true, garbage)
     }
 
     /// Unregisters everything; what is returned is released by the caller, outside the lock.
-    @inlinable
+    @usableFromInline
     mutating func removeAll() -> _Garbage<Delegate> {
-        let old = storage
-        storage = _Storage.make(minimumCapacity: 0, generation: nextGeneration())
+        var garbage = _Garbage<Delegate>()
+        for old in retired + [storage] {
+            for position in 0..<old.head.pointee.count {
+                markRemoved(old.slots + position)
+            }
+        }
+        retire(storage, &garbage)
+        storage = _Storage.make(minimumCapacity: 0)
         index = _SlotIndex(capacity: 0)
-        return _Garbage(storage: old)
+        pending = []
+        vacancies = 0
+        collect(&garbage)
+        return garbage
     }
 
-    /// Drops the slots at `positions` of the storage of `generation`, which a scan found dead (weak slots
-    /// whose object is gone), unless the slots have moved since. Returns the old storage, for release outside
-    /// the lock.
+    /// Unregisters the slot at `position` of the current storage, which the index no longer lists: marks it
+    /// removed wherever a pass may read it, and leaves what it owns to ``collect(_:)``.
     @inlinable
-    mutating func reclaim(_ positions: [Int], keys: [Int], generation: Int) -> _Garbage<Delegate> {
-        guard storage.head.pointee.generation == generation else { return _Garbage() }
-        let dead = zip(positions, keys).filter { storage.slots[$0.0].key == $0.1 }.map(\.0)
-        guard !dead.isEmpty else { return _Garbage() }
-        return _Garbage(storage: rebuild(capacity: storage.capacity, dropping: dead))
+    mutating func unregister(at position: Int) {
+        let slot = storage.slots + position
+        let registration = _Slot.loadKey(slot).registration
+        markRemoved(slot)
+        for old in retired {
+            if let oldPosition = old.position(ofRegistration: registration) {
+                markRemoved(old.slots + oldPosition)
+            }
+        }
+        pending.append(position)
+        vacancies += 1
     }
 
-    /// Replaces the storage by one of at least `capacity` slots that holds its occupied slots in order, less
-    /// those at `dropping` (ascending), and indexes it anew. Returns the old storage, for release outside the
-    /// lock.
+    /// Drops the removed slots of the current storage once they are at least half of it.
     @inlinable
-    mutating func rebuild(capacity: Int, dropping: [Int] = []) -> _Storage<Delegate> {
-        // A storage that is dropping slots is copied even if it became unique (a pass may drop its reference
-        // at any time): its deinit, outside the lock, then releases what the dropped slots own.
-        let unique = dropping.isEmpty && storageIsUnique()
+    mutating func compactIfSparse(_ garbage: inout _Garbage<Delegate>) {
+        let count = storage.head.pointee.count
+        if vacancies >= 16 && vacancies * 2 >= count {
+            rebuild(capacity: Self.roomyCapacity(live: count - vacancies), &garbage)
+        }
+    }
+
+    @inlinable
+    func markRemoved(_ slot: UnsafeMutablePointer<_Slot<Delegate>>) {
+        let key = _Slot.loadKey(slot)
+        if key.isCallable { _Slot.storeKey(slot, key.removed) }
+    }
+
+    /// Frees the storages that no pass reads any more, and releases the references of removed slots once no
+    /// pass reads the current storage. Whatever waits for readers is collected by the last of them to leave.
+    @inlinable
+    mutating func collect(_ garbage: inout _Garbage<Delegate>) {
+        if !retired.isEmpty {
+            retired.removeAll { old in
+                guard _Readers.isUnread(old.readers) else { return false }
+                garbage.storages.append(old)
+                return true
+            }
+        }
+        guard !pending.isEmpty, _Readers.isUnread(storage.readers) else { return }
+        for position in pending {
+            if let delegate = _Slot.release(storage.slots + position) {
+                garbage.delegates.append(delegate)
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Replaces the current storage by `old`'s successor: frees `old` if no pass reads it, else keeps it until
+    /// its last reader leaves.
+    @inlinable
+    mutating func retire(_ old: _Storage<Delegate>, _ garbage: inout _Garbage<Delegate>) {
+        if _Readers.isUnread(old.readers) {
+            garbage.storages.append(old)
+        } else {
+            retired.append(old)
+        }
+    }
+
+    /// Makes room for one more slot in the full current storage, dropping the removed slots.
+    @inlinable
+    mutating func makeRoom(_ garbage: inout _Garbage<Delegate>) {
+        rebuild(capacity: Self.roomyCapacity(live: storage.head.pointee.count - vacancies), &garbage)
+    }
+
+    /// The capacity of a rebuilt storage that holds `live` registrations: half as many again, so that the next
+    /// rebuild comes after at least `live / 2` adds or removals and costs O(1) per add or removal, amortized.
+    @inlinable
+    static func roomyCapacity(live: Int) -> Int {
+        Swift.max(live + live / 2, 8)
+    }
+
+    /// Replaces the current storage by one of at least `capacity` slots that holds its registrations in order,
+    /// less the removed ones, and indexes it anew.
+    @inlinable
+    mutating func rebuild(capacity: Int, _ garbage: inout _Garbage<Delegate>) {
         let old = storage
-        let new = _Storage<Delegate>.make(minimumCapacity: capacity, generation: nextGeneration())
+        let isRead = !_Readers.isUnread(old.readers)
+        let new = _Storage<Delegate>.make(minimumCapacity: capacity)
         let count = old.head.pointee.count
-        var dropped = dropping.makeIterator()
-        var nextDropped = dropped.next()
+        let (sources, targets) = (old.slots, new.slots)
         var target = 0
-        for position in 0..<count {
-            let source = old.slots + position
-            if position == nextDropped {
-                nextDropped = dropped.next()
-                continue
-            }
-            guard source.pointee.key != 0 else { continue }
-            if unique {
-                (new.slots + target).moveInitialize(from: source, count: 1)
-                source.pointee.key = 0  // moved out: the old storage's deinit must not destroy it again
-            } else {
-                _Storage.copy(source, to: new.slots + target)
-            }
+        for position in 0..<count where _Slot.loadKey(sources + position).isCallable {
+            _Slot.transfer(from: sources + position, to: targets + target, sourceIsRead: isRead)
             target += 1
         }
         new.head.pointee.count = target
-        if unique {
-            old.head.pointee.count = 0  // every slot moved out: nothing left for its deinit to visit
-        }
         storage = new
-        reindex(capacity: target)
-        return old
+        if target != count {
+            reindex(capacity: target)
+        }
+        // The removed slots stay in `old`, which releases what they own when it is freed.
+        pending = []
+        vacancies = 0
+        retire(old, &garbage)
+    }
+
+    /// Files every registered slot of the current storage in a new index with room for `capacity` slots.
+    @inlinable
+    mutating func reindex(capacity: Int) {
+        index = _SlotIndex(capacity: capacity)
+        let slots = storage.slots
+        for position in 0..<storage.head.pointee.count where _Slot.loadKey(slots + position).isCallable {
+            index.insert(position, address: _Slot.address(in: slots + position))
+        }
+    }
+
+    /// Unregisters the weak delegates that a scan found dead at `positions` of the current storage, with the
+    /// keys it saw. A slot whose key differs no longer holds that registration (the storage was rebuilt, or the
+    /// delegate removed, since the scan); registrations are never reused, and a dead object stays dead, so a
+    /// slot with the same key is the same dead delegate, whichever storage the scan read.
+    @usableFromInline
+    mutating func reclaim(_ positions: [Int], keys: [_SlotKey]) -> _Garbage<Delegate> {
+        var garbage = _Garbage<Delegate>()
+        for (position, key) in zip(positions, keys) {
+            guard position < storage.head.pointee.count else { break }
+            let slot = storage.slots + position
+            guard _Slot.loadKey(slot) == key else { continue }
+            let bucket = index.firstBucket(for: _Slot.address(in: slot)) { $0 == position }!
+            index.remove(bucket: bucket) { _Slot.address(in: storage.slots + $0) }
+            unregister(at: position)
+        }
+        compactIfSparse(&garbage)
+        collect(&garbage)
+        return garbage
+    }
+}
+
+extension MulticastDelegate {
+    /// Unregisters the weak delegates that have died.
+    ///
+    /// Finding them takes a weak load of every delegate, which must happen outside the lock: the load retains
+    /// the object, and if the last other reference goes meanwhile, releasing it runs the object's deinit,
+    /// which may call back into this multicast.
+    @inlinable
+    @inline(never)
+    func _reclaimDeadDelegates() {
+        var positions: [Int] = []
+        var keys: [_SlotKey] = []
+        let pass = _Pass(_core)
+        var slot = pass.slots
+        while slot < pass.end {
+            let key = _Slot.loadKey(slot)
+            if key.isCallable && !key.isStrong && slot.pointee.reference.object == nil {
+                positions.append(slot - pass.slots)
+                keys.append(key)
+            }
+            slot += 1
+        }
+        pass.finish()
+        guard !positions.isEmpty else { return }
+        let garbage = _core.withLock { $0.reclaim(positions, keys: keys) }
+        garbage.dispose()  // outside the lock
     }
 }

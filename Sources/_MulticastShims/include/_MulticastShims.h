@@ -1,4 +1,5 @@
-// Atomic operations on one machine word, for the counters that Multicast's passes read or bump without the lock.
+// Atomic operations on one machine word, for the words that Multicast's passes read or change without the lock:
+// a slot's key and a storage's reader count.
 //
 // Swift's own `Synchronization.Atomic` needs iOS 18 / macOS 15, and Multicast supports iOS 13 / macOS 10.15,
 // so the operations it needs come from the C compiler's builtins, which every toolchain Swift uses
@@ -8,19 +9,34 @@
 
 #include <stdint.h>
 
+/// Loads `*word` with no ordering: a plain load on x86-64 and arm64.
+static inline intptr_t _multicast_load_relaxed(const intptr_t *_Nonnull word) {
+    return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
 /// Loads `*word` with acquire ordering.
 static inline intptr_t _multicast_load_acquire(const intptr_t *_Nonnull word) {
     return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 
-/// Adds `value` to `*word` with release ordering.
-static inline void _multicast_add_release(intptr_t *_Nonnull word, intptr_t value) {
-    __atomic_fetch_add(word, value, __ATOMIC_RELEASE);
+/// Stores `value` into `*word` with no ordering: a plain store on x86-64 and arm64.
+static inline void _multicast_store_relaxed(intptr_t *_Nonnull word, intptr_t value) {
+    __atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
 
-/// Stores `value` into `*word` with release ordering.
-static inline void _multicast_store_release(intptr_t *_Nonnull word, intptr_t value) {
-    __atomic_store_n(word, value, __ATOMIC_RELEASE);
+/// Adds `value` to `*word` with no ordering; returns the value before.
+static inline intptr_t _multicast_fetch_add_relaxed(intptr_t *_Nonnull word, intptr_t value) {
+    return __atomic_fetch_add(word, value, __ATOMIC_RELAXED);
+}
+
+/// Subtracts `value` from `*word` with release ordering; returns the value before.
+static inline intptr_t _multicast_fetch_sub_release(intptr_t *_Nonnull word, intptr_t value) {
+    return __atomic_fetch_sub(word, value, __ATOMIC_RELEASE);
+}
+
+/// Sets the bits of `mask` in `*word` with acquire ordering; returns the value before.
+static inline intptr_t _multicast_fetch_or_acquire(intptr_t *_Nonnull word, intptr_t mask) {
+    return __atomic_fetch_or(word, mask, __ATOMIC_ACQUIRE);
 }
 
 #endif
