@@ -100,6 +100,9 @@ struct MulticastBenchmarks {
         let (elapsed, pairs) = churn(
             churned, receivers, churning: contender.churning, nanoseconds: UInt64(seconds * 1e9))
         let calls = receivers.reduce(0) { $0 + $1.total }
-        print(String(format: "%.3g M delegate calls/s, %.0f k pairs/s", Double(calls) / elapsed / 1e6, Double(pairs) / elapsed / 1e3))
+        print(
+            String(
+                format: "%.3g M delegate calls/s, %.0f k pairs/s", Double(calls) / elapsed / 1e6,
+                Double(pairs) / elapsed / 1e3))
     }
 }

@@ -180,7 +180,8 @@ struct Report {
                         let figures = churn[size]?[contender.name]
                         return [
                             figures.map { String(format: "%.3g M", $0.calls.median / 1e6) } ?? "-",
-                            contender.churning ? figures.map { String(format: "%.0f k", $0.pairs.median / 1e3) } ?? "-" : "-",
+                            contender.churning
+                                ? figures.map { String(format: "%.0f k", $0.pairs.median / 1e3) } ?? "-" : "-",
                         ]
                     }
             }

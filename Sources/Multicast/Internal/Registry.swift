@@ -141,7 +141,8 @@ extension _Registry {
         lastRegistration += 1
         let position = storage.head.pointee.count
         let slot = storage.slots + position
-        _Slot.occupy(slot, with: delegate, object: object, key: _SlotKey(registration: lastRegistration, strong: strong))
+        _Slot.occupy(
+            slot, with: delegate, object: object, key: _SlotKey(registration: lastRegistration, strong: strong))
         storage.head.pointee.count = position + 1
         index.insert(position, address: Self.address(of: object))
         return (.added, garbage)
