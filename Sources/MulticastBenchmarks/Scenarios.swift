@@ -181,12 +181,13 @@ func churn(
         }.start()
     }
     let start = now()
-    var sampled = false
+    var samples = 0
     while now() - start < nanoseconds {
         contender.callAll(1)
-        if !sampled && now() - start >= nanoseconds - nanoseconds / 20 {
-            sample()  // near the end, while the other thread still churns
-            sampled = true
+        // Five samples in the last twentieth of the run, while the other thread still churns.
+        if samples < 5 && now() - start >= nanoseconds - nanoseconds / 20 + UInt64(samples) * nanoseconds / 100 {
+            sample()
+            samples += 1
         }
     }
     let seconds = Double(now() - start) / 1e9
@@ -195,18 +196,21 @@ func churn(
 }
 
 /// Heap bytes per live delegate of Multicast (weak) with `size` delegates: quiet, then after `nanoseconds` of
-/// churn with a permanent caller (sampled near the end, while both threads run).
+/// churn with a permanent caller (the median of five samples near the end, while both threads run).
 func measureChurnMemory(size: Int, nanoseconds: UInt64) -> (quiet: Double, churned: Double) {
     let receivers = (0..<size).map { _ in Counter() }
     let weakReferences = WeakFloor(receivers)  // creates every receiver's side table, as `measureMemory` does
     let before = heapBytesInUse()
     let contender = MulticastWeak(receivers)
     let quiet = heapBytesInUse() - before
-    var churned = 0
-    _ = churn(contender, receivers, churning: true, nanoseconds: nanoseconds) { churned = heapBytesInUse() - before }
+    var churned: [Int] = []
+    churned.reserveCapacity(5)
+    _ = churn(contender, receivers, churning: true, nanoseconds: nanoseconds) {
+        churned.append(heapBytesInUse() - before)
+    }
     check(isExact(contender, receivers), "a delegate was lost under churn")
     withExtendedLifetime(weakReferences) {}
-    return (Double(quiet) / Double(size), Double(churned) / Double(size))
+    return (Double(quiet) / Double(size), Double(churned.sorted()[churned.count / 2]) / Double(size))
 }
 
 /// Whether one call of `contender` calls every receiver exactly once: the churn left each registered once.

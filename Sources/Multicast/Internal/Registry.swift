@@ -25,6 +25,10 @@ struct _Registry<Delegate> {
     @usableFromInline
     var pending: [Int] = []
 
+    /// How many of the `pending` slots hold a strong delegate.
+    @usableFromInline
+    var pendingStrong = 0
+
     /// Slots of the current storage that no longer hold a registration (removed, or found dead).
     @usableFromInline
     var vacancies = 0
@@ -136,7 +140,7 @@ extension _Registry {
             makeRoom(&garbage)
         }
         if !index.hasRoom {
-            reindex(capacity: (index.count + 1) * 2)
+            reindex(capacity: index.count * 2)
         }
         lastRegistration += 1
         let position = storage.head.pointee.count
@@ -173,6 +177,7 @@ extension _Registry {
         storage = _Storage.make(minimumCapacity: 0)
         index = _SlotIndex(capacity: 0)
         pending = []
+        pendingStrong = 0
         vacancies = 0
         collect(&garbage)
         return garbage
@@ -183,7 +188,8 @@ extension _Registry {
     @inlinable
     mutating func unregister(at position: Int) {
         let slot = storage.slots + position
-        let registration = _Slot.loadKey(slot).registration
+        let key = _Slot.loadKey(slot)
+        let registration = key.registration
         markRemoved(slot)
         for old in retired {
             if let oldPosition = old.position(ofRegistration: registration) {
@@ -191,14 +197,21 @@ extension _Registry {
             }
         }
         pending.append(position)
+        if key.isStrong { pendingStrong += 1 }
         vacancies += 1
     }
 
-    /// Drops the removed slots of the current storage once they are at least half of it.
+    /// Drops the removed slots of the current storage once they are a quarter of it and no pass reads it, so
+    /// that its slots move, or once they are half of it whatever passes do.
+    ///
+    /// A rebuild while passes read the storage must copy each weak reference, an atomic operation on the
+    /// object's reference counts that slows a pass weak-loading the same objects on another thread; a calling
+    /// thread leaves the storage unread often enough between its passes that most rebuilds avoid that.
     @inlinable
     mutating func compactIfSparse(_ garbage: inout _Garbage<Delegate>) {
         let count = storage.head.pointee.count
-        if vacancies >= 16 && vacancies * 2 >= count {
+        guard vacancies >= 16 && vacancies * 3 >= count else { return }
+        if vacancies * 2 >= count || _Readers.isUnread(storage.readers) {
             rebuild(capacity: Self.roomyCapacity(live: count - vacancies), &garbage)
         }
     }
@@ -210,30 +223,40 @@ extension _Registry {
     }
 
     /// Frees the storages that no pass reads any more, and releases the references of removed slots once no
-    /// pass reads the current storage. Whatever waits for readers is collected by the last of them to leave.
+    /// pass reads the current storage.
+    ///
+    /// An older storage, or a removed strong delegate, that waits for readers is collected by the last of them
+    /// to leave, so that a strong delegate is released as soon as the calls under way end. The weak
+    /// references of removed slots wait for the next change that finds the storage unread, or for the storage
+    /// to be rebuilt, which frees them with it: that costs a calling thread no lock per pass under churn.
     @inlinable
     mutating func collect(_ garbage: inout _Garbage<Delegate>) {
         if !retired.isEmpty {
             retired.removeAll { old in
-                guard _Readers.isUnread(old.readers) else { return false }
+                guard _Readers.isUnreadElseCollectOnLeave(old.readers) else { return false }
                 garbage.storages.append(old)
                 return true
             }
         }
-        guard !pending.isEmpty, _Readers.isUnread(storage.readers) else { return }
+        guard !pending.isEmpty else { return }
+        let readers = storage.readers
+        let unread =
+            pendingStrong > 0 ? _Readers.isUnreadElseCollectOnLeave(readers) : _Readers.isUnread(readers)
+        guard unread else { return }
         for position in pending {
             if let delegate = _Slot.release(storage.slots + position) {
                 garbage.delegates.append(delegate)
             }
         }
         pending.removeAll(keepingCapacity: true)
+        pendingStrong = 0
     }
 
     /// Replaces the current storage by `old`'s successor: frees `old` if no pass reads it, else keeps it until
     /// its last reader leaves.
     @inlinable
     mutating func retire(_ old: _Storage<Delegate>, _ garbage: inout _Garbage<Delegate>) {
-        if _Readers.isUnread(old.readers) {
+        if _Readers.isUnreadElseCollectOnLeave(old.readers) {
             garbage.storages.append(old)
         } else {
             retired.append(old)
@@ -246,11 +269,12 @@ extension _Registry {
         rebuild(capacity: Self.roomyCapacity(live: storage.head.pointee.count - vacancies), &garbage)
     }
 
-    /// The capacity of a rebuilt storage that holds `live` registrations: half as many again, so that the next
-    /// rebuild comes after at least `live / 2` adds or removals and costs O(1) per add or removal, amortized.
+    /// The capacity of a rebuilt storage that holds `live` registrations: three quarters more, so that the next
+    /// rebuild comes after at least `live / 2` adds or removals (see ``compactIfSparse(_:)``) and costs O(1)
+    /// per add or removal, amortized.
     @inlinable
     static func roomyCapacity(live: Int) -> Int {
-        Swift.max(live + live / 2, 8)
+        Swift.max(live + live * 3 / 4, 8)
     }
 
     /// Replaces the current storage by one of at least `capacity` slots that holds its registrations in order,
@@ -274,6 +298,7 @@ extension _Registry {
         }
         // The removed slots stay in `old`, which releases what they own when it is freed.
         pending = []
+        pendingStrong = 0
         vacancies = 0
         retire(old, &garbage)
     }

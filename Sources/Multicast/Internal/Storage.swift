@@ -43,10 +43,16 @@ enum _Readers {
         _multicast_fetch_sub_release(word, 1) == collectBit | 1
     }
 
+    /// Whether no pass reads the storage. Call it with the lock held.
+    @inlinable
+    static func isUnread(_ word: UnsafeMutablePointer<Int>) -> Bool {
+        _multicast_load_acquire(word) & ~collectBit == 0
+    }
+
     /// Whether no pass reads the storage; if one does, sets the flag, so that the last to leave collects.
     /// Call it with the lock held.
     @inlinable
-    static func isUnread(_ word: UnsafeMutablePointer<Int>) -> Bool {
+    static func isUnreadElseCollectOnLeave(_ word: UnsafeMutablePointer<Int>) -> Bool {
         if _multicast_load_acquire(word) == 0 { return true }
         guard _multicast_fetch_or_acquire(word, collectBit) & ~collectBit == 0 else { return false }
         _multicast_store_relaxed(word, 0)  // the last reader left meanwhile: no one is left to collect
