@@ -239,11 +239,9 @@ public final class MulticastDelegate<Delegate> {
         guard dynamicType is AnyObject.Type else { _refuseNonClass(dynamicType) }
         // A class instance is stored first in every representation of `Delegate` that can hold one (a class,
         // a class-bound existential, the inline buffer of any other existential); reading it there avoids a
-        // dynamic cast. A value laid out otherwise is refused, rather than taken for another object.
+        // dynamic cast. The one exception, `any Error`, which may box the instance, is refused by `init`.
         let object = withUnsafeBytes(of: delegate) { $0.load(as: AnyObject.self) }
-        guard ObjectIdentifier(type(of: object)) == ObjectIdentifier(dynamicType) else {
-            _refuseRepresentation(dynamicType)
-        }
+        assert(ObjectIdentifier(type(of: object)) == ObjectIdentifier(dynamicType), "\(Delegate.self) boxes it")
         return object
     }
 
@@ -255,18 +253,6 @@ public final class MulticastDelegate<Delegate> {
             MulticastDelegate<\(Delegate.self)>: a delegate of type \(type) is not a class instance. Delegates \
             must be classes (held weakly, compared by identity); make \(type) a class, or make the delegate \
             protocol class-bound (`: AnyObject`).
-            """
-        )
-    }
-
-    @usableFromInline
-    @inline(never)
-    static func _refuseRepresentation(_ type: Any.Type) -> Never {
-        fatalError(
-            """
-            MulticastDelegate<\(Delegate.self)>: a value of this type keeps its \(type) instance apart from the \
-            value itself, so the multicast cannot hold it weakly or tell it apart by identity. Declare a \
-            protocol for the events and use `MulticastDelegate<any YourProtocol>`.
             """
         )
     }

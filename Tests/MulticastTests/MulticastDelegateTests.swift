@@ -452,9 +452,3 @@ struct FixedRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
-
-extension MulticastDelegate {
-    /// Slots the storage uses, vacant and dead ones included.
-    var slotsInUse: Int { _core.withLock { $0.storage.header.count } }
-    var slotCapacity: Int { _core.withLock { $0.storage.capacity } }
-}

@@ -149,6 +149,7 @@ extension _Registry {
             slot, with: delegate, object: object, key: _SlotKey(registration: lastRegistration, strong: strong))
         storage.head.pointee.count = position + 1
         index.insert(position, address: Self.address(of: object))
+        collect(&garbage)
         return (.added, garbage)
     }
 

@@ -1,0 +1,177 @@
+import Testing
+
+@testable import Multicast
+
+/// Every kind of type that can hold a class instance, as a multicast's `Delegate`: each one works the same
+/// way, or is refused with a message that names it.
+@MainActor
+@Suite struct DelegateTypeTests {
+    let log = CallLog()
+
+    @Test func concreteClass() {
+        checkDelegateType(MulticastDelegate<Probe>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func superclass() {
+        checkDelegateType(MulticastDelegate<ProbeBase>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func anyObject() {
+        checkDelegateType(
+            MulticastDelegate<AnyObject>(), make: probe, wrap: { $0 }, hear: { ($0 as! Probe).hear() })
+    }
+
+    @Test func classBoundProtocol() {
+        checkDelegateType(
+            MulticastDelegate<any ClassBoundEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func protocolThatIsNotClassBound() {
+        checkDelegateType(MulticastDelegate<any OpenEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func protocolComposition() {
+        checkDelegateType(
+            MulticastDelegate<any OpenEvents & Tagged>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func compositionWithASuperclass() {
+        checkDelegateType(
+            MulticastDelegate<any ProbeBase & OpenEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func any() {
+        checkDelegateType(MulticastDelegate<Any>(), make: probe, wrap: { $0 }, hear: { ($0 as! Probe).hear() })
+    }
+
+    @Test func protocolThatRefinesError() {
+        checkDelegateType(MulticastDelegate<any FailureEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func mainActorProtocol() {
+        checkDelegateType(
+            MulticastDelegate<any ScreenEvents>(), make: { Screen($0, log: log) }, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func anyErrorIsRefusedWithAMessageThatNamesIt() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MulticastDelegate<any Error>()
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("MulticastDelegate<any Error>"))
+        #expect(message.contains("Declare a protocol for the events"))
+    }
+
+    @Test func aStructInAnAnyIsRefusedWithAMessageThatNamesIt() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            struct Plain {}
+            MulticastDelegate<Any>().add(Plain())
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Plain"))
+        #expect(message.contains("Delegates must be classes"))
+    }
+
+    func probe(_ name: String) -> Probe {
+        Probe(name, log: log)
+    }
+
+    /// Adds, adds again, calls, finds, counts and removes delegates of one type, and checks that a weak one
+    /// that dies is gone, that a strong one is released when removed, and that nothing is leaked.
+    func checkDelegateType<Object: AnyObject, Delegate>(
+        _ delegates: MulticastDelegate<Delegate>,
+        make: (String) -> Object,
+        wrap: (Object) -> Delegate,
+        hear: (Delegate) -> Void
+    ) {
+        var everyObject: [() -> AnyObject?] = []
+        do {
+            let (a, b, c) = (make("a"), make("b"), make("c"))
+            everyObject += [{ [weak a] in a }, { [weak b] in b }, { [weak c] in c }]
+            #expect(delegates.add(wrap(a)))
+            #expect(delegates.add(wrap(b), retention: .strong))
+            #expect(delegates.add(wrap(c)))
+            #expect(!delegates.add(wrap(a)))
+            #expect(!delegates.add(wrap(b), retention: .weak))
+            delegates.call(hear)
+            #expect(log.calls == ["a", "b", "c"])
+            #expect(delegates.contains(wrap(a)) && delegates.contains(wrap(b)) && delegates.contains(wrap(c)))
+            #expect(delegates.count == 3)
+
+            #expect(delegates.remove(wrap(a)))
+            #expect(!delegates.remove(wrap(a)))
+            #expect(!delegates.contains(wrap(a)))
+            #expect(delegates.count == 2)
+            log.clear()
+            delegates.call(hear)
+            #expect(log.calls == ["b", "c"])
+
+            do {
+                let dying = make("dying")
+                everyObject.append { [weak dying] in dying }
+                #expect(delegates.add(wrap(dying)))
+                #expect(delegates.count == 3)
+            }
+            #expect(everyObject.last!() == nil)  // held weakly
+            #expect(delegates.count == 2)
+            log.clear()
+            delegates.call(hear)
+            #expect(log.calls == ["b", "c"])
+        }
+        #expect(everyObject[1]() != nil)  // "b" is held strongly
+        #expect(delegates.remove(wrap(everyObject[1]() as! Object)))
+        #expect(everyObject.allSatisfy { $0() == nil })
+        #expect(delegates.isEmpty)
+    }
+}
+
+class ProbeBase {
+    let name: String
+    let log: CallLog
+
+    init(_ name: String, log: CallLog) {
+        self.name = name
+        self.log = log
+    }
+
+    func hear() {
+        log.append(name)
+    }
+}
+
+protocol ClassBoundEvents: AnyObject {
+    func hear()
+}
+
+protocol OpenEvents {
+    func hear()
+}
+
+protocol Tagged {}
+
+protocol FailureEvents: Error {
+    func hear()
+}
+
+// Unchecked: `FailureEvents` is an `Error`, so `Sendable`; the tests use a probe on one thread at a time.
+final class Probe: ProbeBase, ClassBoundEvents, OpenEvents, Tagged, FailureEvents, @unchecked Sendable {}
+
+@MainActor
+protocol ScreenEvents: AnyObject {
+    func hear()
+}
+
+@MainActor
+final class Screen: ScreenEvents {
+    let name: String
+    let log: CallLog
+
+    init(_ name: String, log: CallLog) {
+        self.name = name
+        self.log = log
+    }
+
+    func hear() {
+        log.append(name)
+    }
+}

@@ -1,0 +1,114 @@
+import Testing
+
+@testable import Multicast
+
+/// What a removal leaves behind while passes read the delegates: a removed delegate is skipped at once, and
+/// what it held, or an older list of delegates, is released once no pass reads it.
+@Suite struct ReclamationTests {
+    let log = CallLog()
+
+    @Test func removalDuringAPassOverAnOlderStorageIsSeen() {
+        let delegates = MulticastDelegate<any Listener>()
+        let all = (0..<40).map { Recorder("\($0)", log: log) }
+        for delegate in all { delegates.add(delegate) }
+        all[0].onHear = { _ in
+            // Drop enough delegates that the storage is rebuilt while this pass reads the old one...
+            for delegate in all[1..<30] { delegates.remove(delegate) }
+            #expect(delegates.retiredStorages == 1)
+            // ...then remove one more, which the pass finds in its older storage.
+            delegates.remove(all[35])
+        }
+        delegates.call { $0.hear(1) }
+        #expect(log.calls == (0..<40).filter { $0 == 0 || ($0 >= 30 && $0 != 35) }.map(String.init))
+    }
+
+    @Test func olderStorageIsFreedWhenItsLastPassEnds() {
+        let delegates = MulticastDelegate<any Listener>()
+        let all = (0..<40).map { Recorder("\($0)", log: log) }
+        for delegate in all { delegates.add(delegate) }
+        var retiredDuringThePass = 0
+        all[0].onHear = { _ in
+            for delegate in all[1..<30] { delegates.remove(delegate) }
+            retiredDuringThePass = delegates.retiredStorages
+        }
+        delegates.call { $0.hear(1) }
+        #expect(retiredDuringThePass == 1)
+        #expect(delegates.retiredStorages == 0)
+    }
+
+    @Test func strongDelegateRemovedDuringAPassIsReleasedByItsLastPass() {
+        let delegates = MulticastDelegate<any Listener>()
+        weak var weakVictim: Recorder?
+        do {
+            let victim = Recorder("victim", log: log)
+            weakVictim = victim
+            delegates.add(victim, retention: .strong)
+        }
+        var aliveAfterTheInnerPass = false
+        let remover = Recorder("remover", log: log) { recorder in
+            guard recorder.heard.count == 1 else { return }
+            delegates.remove(weakVictim!)
+            delegates.call { $0.hear(2) }  // a nested pass ends; the outer one still reads the storage
+            aliveAfterTheInnerPass = weakVictim != nil
+        }
+        delegates.add(remover)
+        delegates.call { $0.hear(1) }
+        #expect(aliveAfterTheInnerPass)
+        #expect(weakVictim == nil)
+    }
+
+    @Test func droppedIteratorEndsItsPass() {
+        let delegates = MulticastDelegate<any Listener>()
+        weak var weakDelegate: Recorder?
+        do {
+            let delegate = Recorder("strong", log: log)
+            weakDelegate = delegate
+            delegates.add(delegate, retention: .strong)
+            var iterator: MulticastDelegate<any Listener>.Iterator? = delegates.makeIterator()
+            #expect(iterator?.next()?.name == "strong")
+            iterator = nil  // before its end: its pass must end all the same
+        }
+        #expect(delegates.remove(weakDelegate!))
+        #expect(weakDelegate == nil)  // no pass reads the storage: released at once
+    }
+
+    @Test func removedWeakSlotsWaitForTheNextChangeInsteadOfTheLastPass() {
+        let delegates = MulticastDelegate<any Listener>()
+        let (first, second, late) = (
+            Recorder("first", log: log), Recorder("second", log: log), Recorder("late", log: log)
+        )
+        first.onHear = { _ in delegates.remove(second) }
+        delegates.add(first)
+        delegates.add(second)
+        delegates.call { $0.hear(1) }
+        #expect(log.calls == ["first"])
+        #expect(delegates.pendingReleases == 1)  // the pass ended without taking the lock again
+        delegates.add(late)
+        #expect(delegates.pendingReleases == 0)
+    }
+
+    @Test func churnWithAPassAlwaysOpenKeepsMemoryBounded() {
+        let delegates = MulticastDelegate<any Listener>()
+        let all = (0..<100).map { Recorder("\($0)", log: log) }
+        for delegate in all { delegates.add(delegate) }
+        var random = FixedRandom(seed: 7)
+        var open = delegates.makeIterator()
+        var largest = (capacity: 0, retired: 0)
+        for round in 0..<200 {
+            for _ in 0..<50 {
+                let delegate = all.randomElement(using: &random)!
+                delegates.remove(delegate)
+                delegates.add(delegate)
+            }
+            // A permanent caller: the next pass starts before the last one ends.
+            let next = delegates.makeIterator()
+            open = next
+            largest.capacity = max(largest.capacity, delegates.slotCapacity)
+            largest.retired = max(largest.retired, delegates.retiredStorages)
+        }
+        #expect(largest.capacity <= 2 * all.count)
+        #expect(largest.retired <= 2)
+        #expect(delegates.count == 100)
+        withExtendedLifetime(open) {}
+    }
+}

@@ -1,0 +1,17 @@
+@testable import Multicast
+
+/// What the tests read of a multicast's inside, to check what its public members cannot show: how much memory
+/// it keeps, and what waits for the passes under way.
+extension MulticastDelegate {
+    /// Slots the current storage uses, removed and dead ones included.
+    var slotsInUse: Int { _core.withLock { $0.storage.header.count } }
+
+    /// Slots the current storage has room for.
+    var slotCapacity: Int { _core.withLock { $0.storage.capacity } }
+
+    /// Older storages kept for the passes that still read them.
+    var retiredStorages: Int { _core.withLock { $0.retired.count } }
+
+    /// Removed slots of the current storage whose references have not been released yet.
+    var pendingReleases: Int { _core.withLock { $0.pending.count } }
+}
