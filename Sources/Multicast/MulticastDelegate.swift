@@ -37,7 +37,10 @@ public enum Retention: Sendable, Hashable {
 /// Delegates are held weakly unless added with ``Retention/strong``. A weak delegate that is deallocated is
 /// never called again, is no longer counted or contained, and its slot is reclaimed by later calls or adds:
 /// there is no need to remove a delegate in its `deinit`. A delegate must be a class instance; adding a value
-/// of another type (a struct conforming to a protocol that is not class-bound) stops the program.
+/// of another type (a struct conforming to a protocol that is not class-bound) stops the program. `Delegate`
+/// may be any type that holds class instances (a class, `AnyObject`, `Any`, a protocol or a composition)
+/// except `any Error`, whose values may box the instance: creating a `MulticastDelegate<any Error>` stops the
+/// program with a message that says what to declare instead.
 ///
 /// ### Order
 ///
@@ -49,7 +52,9 @@ public enum Retention: Sendable, Hashable {
 ///
 /// Every member may be used from any thread at the same time. The multicast is `Sendable` when `Delegate`
 /// is. No lock is held while delegate code runs, and a call that starts after `remove(x)` has returned never
-/// calls `x`. Delegates run on the thread that calls ``call(_:)-2rusk``.
+/// calls `x`. Delegates run on the thread that calls ``call(_:)-2rusk``. A removal reaches the calls under way
+/// by marking the delegate's slot in place, so a call never takes the lock per delegate and a removal never
+/// copies the delegates, however many calls run meanwhile.
 ///
 /// ### Re-entrancy
 ///

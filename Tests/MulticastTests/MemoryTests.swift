@@ -47,18 +47,13 @@ import Testing
 
     @Test func strongDelegateRemovedDuringAPassIsReleasedWhenThePassEnds() {
         let delegates = MulticastDelegate<any Listener>()
-        weak var weakVictim: Recorder?
-        do {
-            let victim = Recorder("victim", log: log)
-            weakVictim = victim
-            delegates.add(victim, retention: .strong)
-        }
+        let victim = addStrongRecorder("victim", to: delegates, log: log)
         let remover = Recorder("remover", log: log) { _ in
-            delegates.remove(weakVictim!)
+            delegates.remove(victim()!)
         }
         delegates.add(remover)
         delegates.call { $0.hear(1) }
-        #expect(weakVictim == nil)
+        #expect(victim() == nil)
         #expect(log.calls == ["victim", "remover"])
     }
 

@@ -38,38 +38,28 @@ import Testing
 
     @Test func strongDelegateRemovedDuringAPassIsReleasedByItsLastPass() {
         let delegates = MulticastDelegate<any Listener>()
-        weak var weakVictim: Recorder?
-        do {
-            let victim = Recorder("victim", log: log)
-            weakVictim = victim
-            delegates.add(victim, retention: .strong)
-        }
+        let victim = addStrongRecorder("victim", to: delegates, log: log)
         var aliveAfterTheInnerPass = false
         let remover = Recorder("remover", log: log) { recorder in
             guard recorder.heard.count == 1 else { return }
-            delegates.remove(weakVictim!)
+            delegates.remove(victim()!)
             delegates.call { $0.hear(2) }  // a nested pass ends; the outer one still reads the storage
-            aliveAfterTheInnerPass = weakVictim != nil
+            aliveAfterTheInnerPass = victim() != nil
         }
         delegates.add(remover)
         delegates.call { $0.hear(1) }
         #expect(aliveAfterTheInnerPass)
-        #expect(weakVictim == nil)
+        #expect(victim() == nil)
     }
 
     @Test func droppedIteratorEndsItsPass() {
         let delegates = MulticastDelegate<any Listener>()
-        weak var weakDelegate: Recorder?
-        do {
-            let delegate = Recorder("strong", log: log)
-            weakDelegate = delegate
-            delegates.add(delegate, retention: .strong)
-            var iterator: MulticastDelegate<any Listener>.Iterator? = delegates.makeIterator()
-            #expect(iterator?.next()?.name == "strong")
-            iterator = nil  // before its end: its pass must end all the same
-        }
-        #expect(delegates.remove(weakDelegate!))
-        #expect(weakDelegate == nil)  // no pass reads the storage: released at once
+        let delegate = addStrongRecorder("strong", to: delegates, log: log)
+        var iterator: MulticastDelegate<any Listener>.Iterator? = delegates.makeIterator()
+        #expect(iterator?.next()?.name == "strong")
+        iterator = nil  // before its end: its pass must end all the same
+        #expect(delegates.remove(delegate()!))
+        #expect(delegate() == nil)  // no pass reads the storage: released at once
     }
 
     @Test func removedWeakSlotsWaitForTheNextChangeInsteadOfTheLastPass() {
@@ -94,7 +84,7 @@ import Testing
         var random = FixedRandom(seed: 7)
         var open = delegates.makeIterator()
         var largest = (capacity: 0, retired: 0)
-        for round in 0..<200 {
+        for _ in 0..<200 {
             for _ in 0..<50 {
                 let delegate = all.randomElement(using: &random)!
                 delegates.remove(delegate)

@@ -100,12 +100,6 @@ struct _Slot<Delegate> {
 }
 
 extension _Slot {
-    /// The address of the object that `delegate` holds first, whatever its type.
-    @inlinable
-    static func address(of delegate: Delegate) -> UInt {
-        withUnsafeBytes(of: delegate) { $0.load(as: UInt.self) }
-    }
-
     /// The address of the object in the occupied `slot`, read without touching the object, which may be dead.
     @inlinable
     static func address(in slot: UnsafeMutablePointer<_Slot<Delegate>>) -> UInt {

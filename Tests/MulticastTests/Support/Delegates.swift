@@ -65,3 +65,10 @@ func isDeallocated<T: AnyObject>(_ make: () -> T, after body: (T) -> Void) -> Bo
     }
     return weakObject == nil
 }
+
+/// Adds a new recorder that only `delegates` keeps alive, held strongly, and returns a weak handle to it.
+func addStrongRecorder(_ name: String, to delegates: MulticastDelegate<any Listener>, log: CallLog) -> () -> Recorder? {
+    let recorder = Recorder(name, log: log)
+    delegates.add(recorder, retention: .strong)
+    return { [weak recorder] in recorder }
+}
