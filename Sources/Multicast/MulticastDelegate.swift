@@ -107,7 +107,7 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func add(_ delegate: Delegate, retention: Retention) -> Bool {
-        let object = Self._object(delegate)
+        let object = Self._object(delegate).takeUnretainedValue()  // kept alive by `delegate`
         var mayGrow = false
         while true {
             let (outcome, garbage) = _core.withLock {
@@ -140,7 +140,7 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
-        let object = Self._object(delegate)
+        let object = Self._object(delegate).takeUnretainedValue()  // kept alive by `delegate`
         let (removed, garbage) = _core.withLock { $0.remove(object) }
         garbage.dispose()  // outside the lock
         return removed
@@ -161,7 +161,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(1).
     @inlinable
     public func contains(_ delegate: Delegate) -> Bool {
-        let object = Self._object(delegate)
+        let object = Self._object(delegate).takeUnretainedValue()  // kept alive by `delegate`
         return _core.withLock { $0.contains(object) }
     }
 
@@ -237,16 +237,18 @@ public final class MulticastDelegate<Delegate> {
         }
     }
 
-    /// The object that `delegate` is, or a stop with a message that says what to do.
+    /// The object that `delegate` is, unretained, or a stop with a message that says what to do.
     @inlinable
-    static func _object(_ delegate: Delegate) -> AnyObject {
+    static func _object(_ delegate: Delegate) -> Unmanaged<AnyObject> {
         let dynamicType = type(of: delegate as Any)
         guard dynamicType is AnyObject.Type else { _refuseNonClass(dynamicType) }
         // A class instance is stored first in every representation of `Delegate` that can hold one (a class,
         // a class-bound existential, the inline buffer of any other existential); reading it there avoids a
         // dynamic cast. The one exception, `any Error`, which may box the instance, is refused by `init`.
-        let object = withUnsafeBytes(of: delegate) { $0.load(as: AnyObject.self) }
-        assert(ObjectIdentifier(type(of: object)) == ObjectIdentifier(dynamicType), "\(Delegate.self) boxes it")
+        let object = withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
+        assert(
+            ObjectIdentifier(type(of: object.takeUnretainedValue())) == ObjectIdentifier(dynamicType),
+            "\(Delegate.self) boxes its instance")
         return object
     }
 

@@ -38,6 +38,7 @@ struct MulticastBenchmarks {
         #endif
         let report = Report.run(settings)
         report.printTables()
+        fflush(nil)  // the tables are out even if writing the JSON fails
         if let jsonPath {
             try report.json().write(to: URL(fileURLWithPath: jsonPath))
             print("\nWrote \(jsonPath)")

@@ -221,7 +221,11 @@ struct Report {
                 uniqueKeysWithValues: churn.map { size, byName in
                     (
                         String(size),
-                        byName.mapValues { ["callsPerSecond": $0.calls.median, "pairsPerSecond": $0.pairs.median] }
+                        byName.mapValues {
+                            $0.pairs.samples.isEmpty
+                                ? ["callsPerSecond": $0.calls.median]
+                                : ["callsPerSecond": $0.calls.median, "pairsPerSecond": $0.pairs.median]
+                        }
                     )
                 }),
             "churnBytesPerLiveDelegate": churnMemory.map { ["quiet": $0.quiet, "churned": $0.churned] } ?? [:],
@@ -229,7 +233,10 @@ struct Report {
                 Dictionary(uniqueKeysWithValues: $0.map { (String($0.key), $0.value) })
             },
             "targets": targets.map {
-                ["figure": $0.figure, "measured": $0.value, "target": $0.target, "met": $0.met as Any]
+                [
+                    "figure": $0.figure, "measured": $0.value, "target": $0.target,
+                    "met": $0.met.map { $0 as Any } ?? NSNull(),
+                ]
             },
         ]
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])

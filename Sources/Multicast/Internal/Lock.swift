@@ -1,5 +1,7 @@
 // The only platform-specific code in Multicast: a mutex, and a buffer that keeps a value next to it.
 
+import _MulticastShims
+
 #if canImport(Darwin)
 import Darwin
 
@@ -41,9 +43,6 @@ func _lockInitialize(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #if DEBUG
     // Catches a lock taken twice on one thread, which would otherwise hang; no cost in release builds.
     pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-    #elseif canImport(Glibc)
-    // Spins a little before sleeping: a multicast's lock is held for a few hundred nanoseconds at most.
-    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
     #endif
     let error = pthread_mutex_init(lock, &attributes)
     pthread_mutexattr_destroy(&attributes)
@@ -68,8 +67,18 @@ func _lockAcquire(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #elseif canImport(WinSDK)
     AcquireSRWLockExclusive(lock)
     #else
-    let error = pthread_mutex_lock(lock)
-    precondition(error == 0, "pthread_mutex_lock failed with error \(error)")
+    // The lock is held for a few hundred nanoseconds at most: spinning that long costs less than sleeping
+    // and being woken, which a thread that calls while another adds and removes would otherwise do often.
+    var spins = 0
+    while pthread_mutex_trylock(lock) != 0 {
+        guard spins < 256 else {
+            let error = pthread_mutex_lock(lock)
+            precondition(error == 0, "pthread_mutex_lock failed with error \(error)")
+            return
+        }
+        _multicast_spin_hint()
+        spins += 1
+    }
     #endif
 }
 

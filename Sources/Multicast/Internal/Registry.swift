@@ -177,7 +177,7 @@ extension _Registry {
         retire(storage, &garbage)
         storage = _Storage.make(minimumCapacity: 0)
         index = _SlotIndex(capacity: 0)
-        pending = []
+        pending.removeAll(keepingCapacity: true)
         pendingStrong = 0
         vacancies = 0
         collect(&garbage)
@@ -211,7 +211,7 @@ extension _Registry {
     @inlinable
     mutating func compactIfSparse(_ garbage: inout _Garbage<Delegate>) {
         let count = storage.head.pointee.count
-        guard vacancies >= 16 && vacancies * 3 >= count else { return }
+        guard vacancies >= 16 && vacancies * 8 >= count * 3 else { return }
         if vacancies * 2 >= count || _Readers.isUnread(storage.readers) {
             rebuild(capacity: Self.roomyCapacity(live: count - vacancies), &garbage)
         }
@@ -298,7 +298,7 @@ extension _Registry {
             reindex(capacity: target)
         }
         // The removed slots stay in `old`, which releases what they own when it is freed.
-        pending = []
+        pending.removeAll(keepingCapacity: true)
         pendingStrong = 0
         vacancies = 0
         retire(old, &garbage)

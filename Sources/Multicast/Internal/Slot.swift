@@ -128,13 +128,17 @@ extension _Slot {
     static func occupy(
         _ slot: UnsafeMutablePointer<_Slot<Delegate>>, with delegate: Delegate, object: AnyObject, key: _SlotKey
     ) {
-        slot.initialize(
-            to: _Slot(delegate: delegate, key: key.rawValue, reference: _WeakReference(key.isStrong ? nil : object)))
-        if !key.isStrong {
-            // Give back the count that copying `delegate` into the slot took: from here on the slot's
-            // `reference` decides whether the bits in `delegate` may be read.
-            Unmanaged.passUnretained(object).release()
+        if key.isStrong {
+            slot.initialize(to: _Slot(delegate: delegate, key: key.rawValue, reference: _WeakReference(nil)))
+            return
         }
+        // The delegate's bits, with no count: from here on `reference` decides whether they may be read.
+        withUnsafeBytes(of: delegate) { bytes in
+            UnsafeMutableRawPointer(slot.pointer(to: \.delegate)!).copyMemory(
+                from: bytes.baseAddress!, byteCount: bytes.count)
+        }
+        slot.pointer(to: \.key)!.initialize(to: key.rawValue)
+        slot.pointer(to: \.reference)!.initialize(to: _WeakReference(object))
     }
 
     /// Initializes the uninitialized `target` with the registration in `source`.
