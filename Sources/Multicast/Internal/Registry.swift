@@ -202,8 +202,8 @@ extension _Registry {
         vacancies += 1
     }
 
-    /// Drops the removed slots of the current storage once they are a quarter of it and no pass reads it, so
-    /// that its slots move, or once they are half of it whatever passes do.
+    /// Drops the removed slots of the current storage once they are three eighths of it and no pass reads it,
+    /// so that its slots move, or once they are half of it whatever passes do.
     ///
     /// A rebuild while passes read the storage must copy each weak reference, an atomic operation on the
     /// object's reference counts that slows a pass weak-loading the same objects on another thread; a calling
