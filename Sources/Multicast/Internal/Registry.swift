@@ -279,11 +279,15 @@ extension _Registry {
     }
 
     /// Replaces the current storage by one of at least `capacity` slots that holds its registrations in order,
-    /// less the removed ones, and indexes it anew.
+    /// less the removed ones, and indexes it anew; or, if no pass reads it and it is the right size, drops its
+    /// removed slots in place, which allocates nothing.
     @inlinable
     mutating func rebuild(capacity: Int, _ garbage: inout _Garbage<Delegate>) {
         let old = storage
         let isRead = !_Readers.isUnread(old.readers)
+        if !isRead && capacity <= old.capacity && old.capacity <= capacity * 2 {
+            return compactInPlace(&garbage)
+        }
         let new = _Storage<Delegate>.make(minimumCapacity: capacity)
         let count = old.head.pointee.count
         let (sources, targets) = (old.slots, new.slots)
@@ -304,10 +308,32 @@ extension _Registry {
         retire(old, &garbage)
     }
 
+    /// Drops the removed slots of the current storage, which no pass reads, moving the others down in order.
+    @inlinable
+    mutating func compactInPlace(_ garbage: inout _Garbage<Delegate>) {
+        let slots = storage.slots
+        let count = storage.head.pointee.count
+        var target = 0
+        for position in 0..<count {
+            let slot = slots + position
+            if _Slot.loadKey(slot).isCallable {
+                if target != position { (slots + target).moveInitialize(from: slot, count: 1) }
+                target += 1
+            } else if let delegate = _Slot.release(slot) {
+                garbage.delegates.append(delegate)
+            }
+        }
+        storage.head.pointee.count = target
+        pending.removeAll(keepingCapacity: true)
+        pendingStrong = 0
+        vacancies = 0
+        reindex(capacity: target)
+    }
+
     /// Files every registered slot of the current storage in a new index with room for `capacity` slots.
     @inlinable
     mutating func reindex(capacity: Int) {
-        index = _SlotIndex(capacity: capacity)
+        index.removeAll(keepingRoomFor: capacity)
         let slots = storage.slots
         for position in 0..<storage.head.pointee.count where _Slot.loadKey(slots + position).isCallable {
             index.insert(position, address: _Slot.address(in: slots + position))

@@ -22,10 +22,28 @@ struct _SlotIndex {
     /// An index with room for `capacity` positions before it must grow.
     @inlinable
     init(capacity: Int) {
-        var size = 8
-        while size * 3 < capacity * 4 { size *= 2 }
+        let size = Self.size(forCapacity: capacity)
         buckets = Array(repeating: -1, count: size)
         shift = Int.bitWidth - size.trailingZeroBitCount
+    }
+
+    /// The number of buckets that holds `capacity` positions at a load of three quarters at most.
+    @inlinable
+    static func size(forCapacity capacity: Int) -> Int {
+        var size = 8
+        while size * 3 < capacity * 4 { size *= 2 }
+        return size
+    }
+
+    /// Empties the index, keeping its buckets if they are the size that `capacity` positions need.
+    @inlinable
+    mutating func removeAll(keepingRoomFor capacity: Int) {
+        guard Self.size(forCapacity: capacity) == buckets.count else {
+            self = _SlotIndex(capacity: capacity)
+            return
+        }
+        buckets.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+        count = 0
     }
 
     /// Whether one more position fits without exceeding a load of three quarters.
