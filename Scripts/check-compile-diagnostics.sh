@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Proves at compile time what Multicast promises about Swift concurrency (issue 3, rule 4), and that every code
-# sample of the documentation compiles:
+# Proves at compile time what Multicast promises about Swift concurrency (which uses are refused), and that
+# every code sample of the documentation compiles:
 #   - every snippet in Tests/CompileChecks/valid compiles in Swift 6 mode without a warning;
 #   - every snippet in Tests/CompileChecks/invalid fails to compile, with the error its first lines name:
 #       // expected-error: <extended regular expression>

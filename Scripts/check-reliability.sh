@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long reliability checks of issue 5: model-based fuzzing, concurrency stress under the thread sanitizer,
+# The long reliability checks: model-based fuzzing, concurrency stress under the thread sanitizer,
 # valgrind memcheck, the address sanitizer and line coverage of Sources/Multicast. Prints the figures; exits
 # non-zero on any failure. `.ci/run` calls it; run it locally the same way: `bash Scripts/check-reliability.sh`.
 #

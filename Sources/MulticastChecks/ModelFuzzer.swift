@@ -191,7 +191,7 @@ final class FuzzRunner<Delegate> {
                 try compare(liveness: true)
             }
             step = program.count
-            // Rule 2: the multicasts' deinit releases their strong delegates.
+            // Strong retention: the multicasts' deinit releases their strong delegates.
             lists.removeAll()
             for id in probes.indices where (probes[id].object != nil) != model.probes[id].held {
                 throw failure("after the multicasts were deallocated, delegate \(id) is \(describe(id))")

@@ -1,6 +1,6 @@
 /// The obviously correct multicast: arrays of registrations, scanned linearly, and a liveness rule.
 ///
-/// It encodes the core's rules (issue 2) as plainly as possible:
+/// It encodes the core's behaviour, numbered as in `MulticastDelegateTests`' sections, as plainly as possible:
 /// - 1, 2: a weak delegate is alive while the harness holds it or a pass is running its turn; a strong one also
 ///   while any list holds it.
 /// - 3: identity is the probe's id; adding a registered delegate returns false and changes nothing.

@@ -285,7 +285,7 @@ func violations(of record: DelegateRecord, passCalls: Int, _ removeAlls: [[Deleg
         var latestEnd: [Int] = []
         for add in adds { latestEnd.append(max(latestEnd.last ?? 0, add.end)) }
         for call in record.calls where call.list == list {
-            // Rules 6 and 7: a removal that returned before the pass chose this delegate (`since`) rules the call
+            // Removed before its turn, and never called by a pass that starts after `remove` returned: a removal that returned before the pass chose this delegate (`since`) rules the call
             // out, unless an add may have registered the delegate after the removal took effect and before the
             // pass took its snapshot: an add that started before the pass's first turn and ended after the
             // removal started. The removal that returned last is not the one to check: the one that started

@@ -2,8 +2,9 @@ import Testing
 
 @testable import Multicast
 
-/// Lifetimes beyond `MulticastDelegateTests`' rule 1 and 2 tests: during passes, across multicasts, and for
-/// cycles. (The model-based tests also check, after every operation, which delegates are alive.)
+/// Lifetimes beyond `MulticastDelegateTests`' weak and strong retention tests: during passes, across
+/// multicasts, and for cycles. (The model-based tests also check, after every operation, which delegates are
+/// alive.)
 @Suite struct MemoryTests {
     let log = CallLog()
 

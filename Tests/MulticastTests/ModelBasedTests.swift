@@ -20,7 +20,7 @@ import Testing
         #expect(report.statistics.visits > 0 && report.statistics.turnActions > 0)
     }
 
-    /// Rule 6's example, as a program: a pass over 0...3 where 0 removes 1 calls 0, 2 and 3.
+    /// Removed before its turn, as a program: a pass over 0...3 where 0 removes 1 calls 0, 2 and 3.
     @Test func removingTheNextDelegateDuringAPassAgreesWithTheModel() {
         for shape in DelegateShape.allCases {
             var program: [FuzzOp] = []
