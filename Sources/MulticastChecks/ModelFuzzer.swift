@@ -69,19 +69,25 @@ public enum ModelFuzzer {
         }
     }
 
-    /// The shortest program found that still fails: the failing prefix, less every chunk of operations whose
-    /// removal keeps it failing (halving the chunk size down to single operations).
+    /// The shortest program found that still fails against `MulticastDelegate` (see ``shrink(_:failingStep:)``).
     public static func shrink(_ program: [FuzzOp], shape: DelegateShape) -> [FuzzOp] {
-        guard let failure = replay(shape: shape, program) else { return program }
-        var current = Array(program.prefix(failure.step + 1))
+        shrink(program) { replay(shape: shape, $0)?.step }
+    }
+
+    /// The shortest program found that still fails: the failing prefix, less every chunk of operations whose
+    /// removal keeps it failing (halving the chunk size down to single operations). `failingStep` runs a
+    /// program and returns the index of the operation that failed, or nil if it passed.
+    public static func shrink(_ program: [FuzzOp], failingStep: ([FuzzOp]) -> Int?) -> [FuzzOp] {
+        guard let step = failingStep(program) else { return program }
+        var current = Array(program.prefix(step + 1))
         var chunk = max(current.count / 2, 1)
         while true {
             var start = 0
             while start < current.count {
                 var candidate = current
                 candidate.removeSubrange(start..<min(start + chunk, current.count))
-                if let failure = replay(shape: shape, candidate) {
-                    current = Array(candidate.prefix(failure.step + 1))
+                if let step = failingStep(candidate) {
+                    current = Array(candidate.prefix(step + 1))
                 } else {
                     start += chunk
                 }

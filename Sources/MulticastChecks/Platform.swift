@@ -44,7 +44,8 @@ public final class Guarded<Value>: @unchecked Sendable {
     }
 
     public var value: Value {
-        lock.withLock { stored }
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 
     public func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {

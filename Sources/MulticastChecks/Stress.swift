@@ -57,11 +57,13 @@ public struct StressReport: Sendable, CustomStringConvertible {
 }
 
 /// A shared logical clock: each tick is later than every tick taken before it on any thread.
-final class LogicalClock: @unchecked Sendable {
+public final class LogicalClock: @unchecked Sendable {
     private let lock = CheckLock()
     private var now = 0
 
-    func tick() -> Int {
+    public init() {}
+
+    public func tick() -> Int {
         lock.withLock {
             now += 1
             return now

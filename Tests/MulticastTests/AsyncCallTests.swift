@@ -1,4 +1,5 @@
 import Multicast
+import MulticastChecks
 import Testing
 
 struct Stop: Error, Equatable {
@@ -117,7 +118,7 @@ func leaveTheActor() async {
         let log = CallLog()
         let delegates = MulticastDelegate<any Listener & Sendable>()
         let a = SharedListener("a")
-        let owner = LockedBox<SharedListener?>(SharedListener("b"))
+        let owner = Guarded<SharedListener?>(SharedListener("b"))
         let c = SharedListener("c")
         delegates.add(a)
         delegates.add(owner.value!)
@@ -150,12 +151,15 @@ func leaveTheActor() async {
         weak let weakRecorder = owner
         delegates.add(owner!)
 
+        var aliveDuringTheBody = false
         await delegates.call { listener in
             owner = nil  // the multicast holds the delegate weakly; the call holds it until the body ends
             await Task.yield()
+            aliveDuringTheBody = weakRecorder != nil
             listener.hear(1)
         }
 
+        #expect(aliveDuringTheBody)
         #expect(log.calls == ["a"])
         #expect(weakRecorder == nil)
         #expect(delegates.isEmpty)

@@ -37,4 +37,20 @@ import Testing
         let program = FuzzOp.program(seed: 9, count: 50)
         #expect(ModelFuzzer.shrink(program, shape: .loose) == program)
     }
+
+    /// A program that fails once it has removed everything from list 0 and then added handle 3 to list 1
+    /// shrinks to exactly those two operations, wherever they stand among others.
+    @Test func shrinkingFindsTheSmallestFailingProgram() {
+        let removeAll = FuzzOp.removeAll(list: 0)
+        let add = FuzzOp.add(list: 1, handle: 3)
+        var program = FuzzOp.program(seed: 11, count: 120).filter { $0 != removeAll && $0 != add }
+        program.insert(removeAll, at: 30)
+        program.insert(add, at: 90)
+        program += FuzzOp.program(seed: 12, count: 20)
+        let shrunk = ModelFuzzer.shrink(program) { candidate in
+            guard let first = candidate.firstIndex(of: removeAll) else { return nil }
+            return candidate[first...].firstIndex(of: add)
+        }
+        #expect(shrunk == [removeAll, add])
+    }
 }

@@ -1,3 +1,4 @@
+import MulticastChecks
 import Testing
 
 @testable import Multicast
@@ -81,7 +82,7 @@ import Testing
         let delegates = MulticastDelegate<any Listener>()
         let all = (0..<100).map { Recorder("\($0)", log: log) }
         for delegate in all { delegates.add(delegate) }
-        var random = FixedRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         var open = delegates.makeIterator()
         var largest = (capacity: 0, retired: 0)
         for _ in 0..<200 {

@@ -1,4 +1,5 @@
 import Multicast
+import MulticastChecks
 import Testing
 
 @MainActor
@@ -30,11 +31,11 @@ enum Services {
 }
 
 final class Ticker: ClockDelegate {
-    let ticks = LockedBox(0)
+    let ticks = Guarded(0)
     func tick() { ticks.withValue { $0 += 1 } }
 }
 
-@Suite struct SwiftSixTests {
+@Suite struct SwiftConcurrencyTests {
     @MainActor
     @Test func mainActorStaticMulticastIsCalledFromMainActorCode() {
         let screens = [TabScreen(), TabScreen(), TabScreen()]

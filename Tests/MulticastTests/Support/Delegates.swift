@@ -1,9 +1,10 @@
 import Multicast
+import MulticastChecks
 
 /// What the test delegates report to: the order in which they were called.
 final class CallLog: @unchecked Sendable {
     private var names: [String] = []
-    private let lock = TestLock()
+    private let lock = CheckLock()
 
     func append(_ name: String) {
         lock.withLock { names.append(name) }
@@ -71,4 +72,24 @@ func addStrongRecorder(_ name: String, to delegates: MulticastDelegate<any Liste
     let recorder = Recorder(name, log: log)
     delegates.add(recorder, retention: .strong)
     return { [weak recorder] in recorder }
+}
+
+/// A delegate that may be shared across threads; counts what it hears under its own lock.
+final class SharedListener: Listener, @unchecked Sendable {
+    let name: String
+    private let lock = CheckLock()
+    private var events: [Int] = []
+    var onHear: (@Sendable (SharedListener, Int) -> Void)?
+
+    init(_ name: String, onHear: (@Sendable (SharedListener, Int) -> Void)? = nil) {
+        self.name = name
+        self.onHear = onHear
+    }
+
+    func hear(_ event: Int) {
+        lock.withLock { events.append(event) }
+        onHear?(self, event)
+    }
+
+    var heard: [Int] { lock.withLock { events } }
 }

@@ -1,9 +1,11 @@
+import MulticastChecks
+
 /// A one-way gate for async tests: tasks that `wait()` are suspended until someone calls `open()`.
 ///
 /// Orders events across tasks without timing: a test opens the gate once the state it wants to test is
 /// in place.
 final class Gate: @unchecked Sendable {
-    private let lock = TestLock()
+    private let lock = CheckLock()
     private var isOpen = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -33,7 +35,7 @@ final class Gate: @unchecked Sendable {
 /// `arriveAndWait()` proves that `count` tasks were running at once: none of them gets past it before the
 /// last one arrives.
 final class Countdown: @unchecked Sendable {
-    private let lock = TestLock()
+    private let lock = CheckLock()
     private var remaining: Int
     private let gate = Gate()
 
