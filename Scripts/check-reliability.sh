@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The long reliability checks: model-based fuzzing, concurrency stress under the thread sanitizer,
-# valgrind memcheck, the address sanitizer and line coverage of Sources/Multicast. Prints the figures; exits
-# non-zero on any failure. `.ci/run` calls it; run it locally the same way: `bash Scripts/check-reliability.sh`.
+# The long reliability checks: every test under the thread sanitizer (model-based fuzzing and concurrency
+# stress included), valgrind memcheck, the address sanitizer and line coverage of Sources/Multicast. Prints the
+# figures; exits non-zero on any failure; each test run ends with "LABEL: N passed, N failed", read from the
+# runner's xUnit output. `.ci/run` calls it; run it locally the same way: `bash Scripts/check-reliability.sh`.
 #
 # Sizes (defaults in brackets): MULTICAST_FUZZ_SEED [1,2,3,4,5], MULTICAST_FUZZ_OPS per seed [20000],
 # MULTICAST_STRESS_THREADS [4], MULTICAST_STRESS_OPS per thread [50000], VALGRIND_STRESS_OPS [20000],
@@ -24,19 +25,20 @@ note() { summary+=("$*"); echo "$*"; }
 log_dir="$(mktemp -d)"
 trap 'rm -rf "$log_dir"' EXIT
 
-step "fuzz and stress under the thread sanitizer (${MULTICAST_STRESS_THREADS} threads x ${MULTICAST_STRESS_OPS} ops)"
+step "every test under the thread sanitizer, fuzzing and stress included (${MULTICAST_STRESS_THREADS} threads x ${MULTICAST_STRESS_OPS} ops)"
+tsan_status=0
 TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --build-path .build/tsan \
-    --filter 'StressTests|ModelBasedTests|MemoryTests' 2>&1 | tee "$log_dir/tsan.log" | grep -E '^(✔|✘) (Suite|Test run)|WARNING|failed'
+    --xunit-output "$log_dir/tsan.xml" >"$log_dir/tsan.log" 2>&1 || tsan_status=$?
 if grep -q 'ThreadSanitizer' "$log_dir/tsan.log"; then
-    echo "thread sanitizer reports:"; grep -A20 'ThreadSanitizer' "$log_dir/tsan.log" | head -60; exit 1
+    echo "thread sanitizer reports:"; grep -A20 'ThreadSanitizer' "$log_dir/tsan.log" | head -60
 fi
-note "tsan: fuzz seeds $MULTICAST_FUZZ_SEED x $MULTICAST_FUZZ_OPS ops, stress $MULTICAST_STRESS_THREADS threads x" \
-    "$MULTICAST_STRESS_OPS ops: 0 reports"
+python3 Scripts/test-summary.py tsan "$log_dir/tsan.xml" || tsan_status=1
+if [ "$tsan_status" -ne 0 ]; then tail -40 "$log_dir/tsan.log"; exit 1; fi
+note "tsan: every test, fuzz seeds $MULTICAST_FUZZ_SEED x $MULTICAST_FUZZ_OPS ops, stress $MULTICAST_STRESS_THREADS" \
+    "threads x $MULTICAST_STRESS_OPS ops: 0 reports"
 
 step "valgrind memcheck on MulticastStress (release)"
-if ! command -v valgrind >/dev/null; then
-    apt-get update -qq && apt-get install -y -qq valgrind >/dev/null
-fi
+command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install valgrind (.ci/run does)"; exit 1; }
 swift build -c release --product MulticastStress --build-path .build/checks 2>&1 | tail -1
 valgrind --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
     --error-exitcode=9 .build/checks/release/MulticastStress "${STRESS_ARGS[@]}" --stress-ops "$VALGRIND_STRESS_OPS" \
@@ -54,19 +56,25 @@ if grep -qE 'AddressSanitizer|LeakSanitizer' "$log_dir/asan.log"; then exit 1; f
 note "asan: MulticastStress, leak detection on: 0 reports"
 
 step "tests with coverage"
-swift test --enable-code-coverage --build-path .build/coverage 2>&1 | tee "$log_dir/coverage.log" | grep -E '^(✔|✘) (Suite|Test run)|failed'
-grep -q '✘' "$log_dir/coverage.log" && exit 1
+coverage_status=0
+swift test --enable-code-coverage --build-path .build/coverage --xunit-output "$log_dir/coverage.xml" \
+    >"$log_dir/coverage.log" 2>&1 || coverage_status=$?
+python3 Scripts/test-summary.py coverage "$log_dir/coverage.xml" || coverage_status=1
+if [ "$coverage_status" -ne 0 ]; then tail -40 "$log_dir/coverage.log"; exit 1; fi
 toolchain="$(dirname "$(readlink -f "$(command -v swift)")")"
 llvm_cov="$toolchain/llvm-cov"; [ -x "$llvm_cov" ] || llvm_cov=llvm-cov
 profile="$(swift test --enable-code-coverage --build-path .build/coverage --show-codecov-path | sed 's/[^/]*$//')default.profdata"
 binary="$(ls -d .build/coverage/debug/*.xctest)"
-"$llvm_cov" report "$binary" -instr-profile "$profile" "$PWD/Sources/Multicast" | tee "$log_dir/coverage.txt"
-coverage="$(awk '/^TOTAL/ { print $(NF-3) }' "$log_dir/coverage.txt" | tr -d '%')"
+"$llvm_cov" report "$binary" -instr-profile "$profile" "$PWD/Sources/Multicast"
+"$llvm_cov" export -summary-only "$binary" -instr-profile "$profile" "$PWD/Sources/Multicast" >"$log_dir/coverage.json"
+coverage="$(python3 -c 'import json, sys; print("%.2f" % json.load(open(sys.argv[1]))["data"][0]["totals"]["lines"]["percent"])' \
+    "$log_dir/coverage.json")"
 note "coverage: ${coverage}% of the lines of Sources/Multicast (minimum ${MINIMUM_COVERAGE}%)"
-awk -v c="$coverage" -v m="$MINIMUM_COVERAGE" 'BEGIN { exit !(c >= m) }' || { echo "coverage below ${MINIMUM_COVERAGE}%"; exit 1; }
+python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)' "$coverage" "$MINIMUM_COVERAGE" \
+    || { echo "coverage below ${MINIMUM_COVERAGE}%"; exit 1; }
 
 step "figures"
 printf '%s\n' "${summary[@]}"
-grep -hE '^(fuzz|stress):' "$log_dir/valgrind.out" | sed 's/^/valgrind run: /'
-grep -hE '^(fuzz|stress):' "$log_dir/asan.log" | sed 's/^/asan run: /'
+grep -hE '^(fuzz|stress):' "$log_dir/valgrind.out" | sed 's/^/valgrind run: /' || true
+grep -hE '^(fuzz|stress):' "$log_dir/asan.log" | sed 's/^/asan run: /' || true
 echo "reliability checks passed in $((SECONDS - started)) s"

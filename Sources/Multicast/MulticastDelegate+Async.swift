@@ -106,19 +106,23 @@ extension MulticastDelegate where Delegate: Sendable {
     ) async throws(Failure) -> [Answer] {
         // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
         // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
-        // is sound here: the group does not return before every child task has finished.
-        let outcome: Result<[Answer], Failure> = await withoutActuallyEscaping(transform) { transform in
+        // is sound here: the group does not return before every child task has finished. It is given a
+        // closure that returns a `Result` rather than `transform` itself, so that no generic code needs the
+        // runtime metadata of a typed-throws function type, which Apple platforms have only from macOS 15
+        // and iOS 18 on.
+        let attempt = { @Sendable (delegate: Delegate) async -> Result<Answer, Failure> in
+            do throws(Failure) {
+                return .success(try await transform(delegate))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let outcome: Result<[Answer], Failure> = await withoutActuallyEscaping(attempt) { attempt in
             await withTaskGroup(of: (Int, Result<Answer, Failure>).self) { group in
                 var count = 0
                 for delegate in self {  // a pass: no suspension while it walks the delegates
                     let index = count
-                    group.addTask {
-                        do throws(Failure) {
-                            return (index, .success(try await transform(delegate)))
-                        } catch {
-                            return (index, .failure(error))
-                        }
-                    }
+                    group.addTask { (index, await attempt(delegate)) }
                     count += 1
                 }
                 var answers = [Answer?](repeating: nil, count: count)

@@ -1,41 +1,35 @@
 // The only platform-specific code in Multicast: a mutex, and a buffer that keeps a value next to it.
+//
+// One POSIX branch serves Linux, Apple platforms and Android alike (`pthread_mutex_t`, built and tested on Linux
+// in CI); only the Windows branch, a handful of SRWLOCK calls, is compiled nowhere here.
 
 import _MulticastShims
 
-#if canImport(Darwin)
-import Darwin
-
-@usableFromInline
-typealias _LockPrimitive = os_unfair_lock
-#elseif canImport(Glibc)
-import Glibc
-
-@usableFromInline
-typealias _LockPrimitive = pthread_mutex_t
-#elseif canImport(Musl)
-import Musl
-
-@usableFromInline
-typealias _LockPrimitive = pthread_mutex_t
-#elseif canImport(Android)
-import Android
-
-@usableFromInline
-typealias _LockPrimitive = pthread_mutex_t
-#elseif canImport(WinSDK)
+#if canImport(WinSDK)
 import WinSDK
 
 @usableFromInline
 typealias _LockPrimitive = SRWLOCK
 #else
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#else
 #error("Multicast needs a mutex on this platform: add it to Internal/Lock.swift.")
 #endif
 
 @usableFromInline
+typealias _LockPrimitive = pthread_mutex_t
+#endif
+
+@usableFromInline
 func _lockInitialize(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
-    #if canImport(Darwin)
-    lock.initialize(to: os_unfair_lock())
-    #elseif canImport(WinSDK)
+    #if canImport(WinSDK)
     InitializeSRWLock(lock)
     #else
     var attributes = pthread_mutexattr_t()
@@ -52,7 +46,7 @@ func _lockInitialize(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
 
 @usableFromInline
 func _lockDestroy(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
-    #if canImport(Darwin) || canImport(WinSDK)
+    #if canImport(WinSDK)
     lock.deinitialize(count: 1)
     #else
     let error = pthread_mutex_destroy(lock)
@@ -62,9 +56,7 @@ func _lockDestroy(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
 
 @inlinable
 func _lockAcquire(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
-    #if canImport(Darwin)
-    os_unfair_lock_lock(lock)
-    #elseif canImport(WinSDK)
+    #if canImport(WinSDK)
     AcquireSRWLockExclusive(lock)
     #else
     // The lock is held for a few hundred nanoseconds at most: spinning that long costs less than sleeping
@@ -84,9 +76,7 @@ func _lockAcquire(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
 
 @inlinable
 func _lockRelease(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
-    #if canImport(Darwin)
-    os_unfair_lock_unlock(lock)
-    #elseif canImport(WinSDK)
+    #if canImport(WinSDK)
     ReleaseSRWLockExclusive(lock)
     #else
     let error = pthread_mutex_unlock(lock)
