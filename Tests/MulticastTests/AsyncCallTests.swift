@@ -2,10 +2,6 @@ import Multicast
 import MulticastChecks
 import Testing
 
-struct Stop: Error, Equatable {
-    let name: String
-}
-
 /// Delegates whose async requirement runs on the main actor.
 @MainActor
 protocol DocumentViewer: AnyObject {

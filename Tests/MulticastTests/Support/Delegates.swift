@@ -93,3 +93,8 @@ final class SharedListener: Listener, @unchecked Sendable {
 
     var heard: [Int] { lock.withLock { events } }
 }
+
+/// The error a test's body throws to stop a call, named after the delegate that threw it.
+struct Stop: Error, Equatable {
+    let name: String
+}
