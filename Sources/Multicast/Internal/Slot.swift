@@ -70,13 +70,15 @@ struct _SlotKey: Equatable {
 /// Every trick that Multicast plays with a delegate's representation is here, under one invariant:
 ///
 /// - A slot is initialized by ``occupy(_:with:object:key:)``. From then on only its key changes, with atomic
-///   stores made under the multicast's lock, until ``release(_:)`` (with no pass reading the storage) or
-///   the storage's deinit destroys what it owns.
+///   stores made under the multicast's lock, until ``release(_:)`` or the storage's deinit destroys what it
+///   owns, or its registration moves to another slot; each of those happens only while no pass reads the
+///   storage.
 /// - A slot owns its `reference`, and owns `delegate` only when the key says ``Retention/strong``. For a weak
 ///   registration, `delegate` is a bit copy of the caller's value that holds no reference count: it may be
 ///   read only after `reference.object` has loaded non-nil, which keeps the object alive.
-/// - The first word of `delegate` is the object's address: `MulticastDelegate` refuses any delegate whose
-///   value is laid out otherwise, so the address can be read without touching the object, which may be dead.
+/// - The first word of `delegate` is the object's address (`MulticastDelegate` refuses `any Error`, the one
+///   type whose values may box the object), so the address can be read without touching the object, which may
+///   be dead.
 ///
 /// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast.
 @usableFromInline
