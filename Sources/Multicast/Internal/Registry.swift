@@ -177,9 +177,7 @@ extension _Registry {
         retire(storage, &garbage)
         storage = _Storage.make(minimumCapacity: 0)
         index = _SlotIndex(capacity: 0)
-        pending.removeAll(keepingCapacity: true)
-        pendingStrong = 0
-        vacancies = 0
+        forgetRemovedSlots()
         collect(&garbage)
         return garbage
     }
@@ -200,6 +198,14 @@ extension _Registry {
         pending.append(position)
         if key.isStrong { pendingStrong += 1 }
         vacancies += 1
+    }
+
+    /// Records that the current storage holds no removed slot: it was replaced, or compacted.
+    @inlinable
+    mutating func forgetRemovedSlots() {
+        pending.removeAll(keepingCapacity: true)
+        pendingStrong = 0
+        vacancies = 0
     }
 
     /// Drops the removed slots of the current storage once they are three eighths of it and no pass reads it,
@@ -302,9 +308,7 @@ extension _Registry {
             reindex(capacity: target)
         }
         // The removed slots stay in `old`, which releases what they own when it is freed.
-        pending.removeAll(keepingCapacity: true)
-        pendingStrong = 0
-        vacancies = 0
+        forgetRemovedSlots()
         retire(old, &garbage)
     }
 
@@ -324,9 +328,7 @@ extension _Registry {
             }
         }
         storage.head.pointee.count = target
-        pending.removeAll(keepingCapacity: true)
-        pendingStrong = 0
-        vacancies = 0
+        forgetRemovedSlots()
         reindex(capacity: target)
     }
 
