@@ -29,11 +29,16 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// With `MULTICAST_WARNINGS_AS_ERRORS=1` in the environment, as `.ci/run` sets it for every build, any warning
+// fails the build. Without it, warnings stay warnings, so a newer compiler's new warnings never break a build.
+let warningSettings: [SwiftSetting] =
+    Context.environment["MULTICAST_WARNINGS_AS_ERRORS"] == nil ? [] : [.treatAllWarnings(as: .error)]
+
 // One set of Swift settings for every Swift target (the C targets' names start with an underscore).
 for target in package.targets where !target.name.hasPrefix("_") {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),
             .enableUpcomingFeature("MemberImportVisibility"),
-        ]
+        ] + warningSettings
 }

@@ -8,12 +8,12 @@
 # The code samples of the articles are checked by Scripts/check-compile-diagnostics.sh.
 #
 # Usage: bash Scripts/check-docs.sh
-# Environment: BUILD_PATH (default .build/docs), kept apart from the other builds; DOCS_OUTPUT (default: a
+# Environment: BUILD_PATH (default .build, so the build `swift test` made is reused); DOCS_OUTPUT (default: a
 # temporary directory, removed at the end), where the documentation archive goes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build_path="${BUILD_PATH:-.build/docs}"
+build_path="${BUILD_PATH:-.build}"
 catalog=Sources/Multicast/Multicast.docc
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -5,10 +5,10 @@ import Testing
 /// Threads sharing multicasts and a pool of delegates (see `MulticastChecks/Stress.swift` for the invariants).
 ///
 /// Runs under the thread sanitizer in `Scripts/check-reliability.sh`. `MULTICAST_STRESS_THREADS` and
-/// `MULTICAST_STRESS_OPS` (operations per thread) size it; by default 4 threads x 50,000 operations.
+/// `MULTICAST_STRESS_OPS` (operations per thread) size it; by default 4 threads x 20,000 operations.
 @Suite struct StressTests {
     static let threads = environment("MULTICAST_STRESS_THREADS").flatMap { Int($0) } ?? 4
-    static let operations = environment("MULTICAST_STRESS_OPS").flatMap { Int($0) } ?? 50_000
+    static let operations = environment("MULTICAST_STRESS_OPS").flatMap { Int($0) } ?? 20_000
 
     @Test func sharedMulticastsKeepTheirPromisesUnderLoad() {
         let configuration = StressConfiguration(threads: Self.threads, operationsPerThread: Self.operations)
