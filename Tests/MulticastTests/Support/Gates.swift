@@ -60,3 +60,14 @@ final class Countdown: @unchecked Sendable {
         await wait()
     }
 }
+
+/// Whether `condition` holds within `seconds`, polled every millisecond: a test that waits for
+/// something that never happens fails within its time, instead of hanging.
+func eventually(within seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
+}

@@ -1,0 +1,21 @@
+import Multicast
+
+protocol LibraryDelegate: AnyObject, Sendable {
+    func libraryDidSync(changes: Int) async
+}
+
+enum Services {
+    static let library = MulticastDelegate<any LibraryDelegate>()  // Sendable delegates: a global needs no actor
+}
+
+final class SearchIndex: LibraryDelegate {
+    init() {
+        Services.library.add(self)
+    }
+
+    func libraryDidSync(changes: Int) async {}
+}
+
+func libraryDidSync(changes: Int) async {
+    await Services.library.callConcurrently { await $0.libraryDidSync(changes: changes) }  // returns when all ran
+}
