@@ -6,10 +6,22 @@ protocol Receiver: AnyObject, Sendable {
     func receive(_ value: Int)
 }
 
+/// The delegate protocol of the main-actor contenders: what UI code declares.
+@MainActor
+protocol MainActorReceiver: AnyObject {
+    func receive(_ value: Int)
+}
+
+/// The delegate protocol of the async contenders.
+protocol AsyncReceiver: AnyObject, Sendable {
+    func receive(_ value: Int) async
+}
+
 /// A delegate that adds up what it receives, so every sample can check that each call really happened.
 ///
-/// Unchecked: only the thread that calls a contender calls `receive`.
-final class Counter: Receiver, @unchecked Sendable {
+/// Unchecked: a counter is called by one thread or task at a time (the caller of a contender, or the task
+/// that an async contender runs it on, which the caller awaits before the next call).
+final class Counter: Receiver, AsyncReceiver, @unchecked Sendable {
     var total = 0
 
     @inline(never)
@@ -28,6 +40,31 @@ protocol Contender: AnyObject, SendableMetatype {
 
     /// Calls `receive(value)` on every registered receiver once.
     func callAll(_ value: Int)
+}
+
+/// Contenders that call on the main actor, as UI code does. A sample enters the main actor once, around its
+/// loop, as code that already runs there would; each call of the loop is still a dynamic call, as for the
+/// other contenders.
+protocol MainActorContender: Contender, Sendable {
+    /// Calls `receive(value)` on every registered receiver once, from the main actor.
+    @MainActor func callAllOnMainActor(_ value: Int)
+}
+
+extension MainActorContender {
+    func callAll(_ value: Int) {
+        onMainActor { callAllOnMainActor(value) }
+    }
+}
+
+/// Calls `contender.callAll(value)` `repetitions` times: what a sample times.
+func callRepeatedly(_ contender: any Contender, _ value: Int, _ repetitions: Int) {
+    if let contender = contender as? any MainActorContender {
+        onMainActor {
+            for _ in 0..<repetitions { contender.callAllOnMainActor(value) }
+        }
+    } else {
+        for _ in 0..<repetitions { contender.callAll(value) }
+    }
 }
 
 /// Contenders that can also register and unregister one delegate at a time.
@@ -60,6 +97,25 @@ final class MulticastStrong: Contender {
         for receiver in receivers { delegates.add(receiver, retention: .strong) }
     }
     func callAll(_ value: Int) { delegates.call { $0.receive(value) } }
+}
+
+// In an extension, so that the class does not become main-actor isolated: its nonisolated `receive` is the
+// witness.
+extension Counter: MainActorReceiver {}
+
+/// Multicast called on the main actor, as UI code calls it: a `@MainActor` delegate protocol.
+///
+/// Unchecked: only the main thread uses it.
+final class MulticastMainActor: MainActorContender, @unchecked Sendable {
+    static let name = "Multicast (weak, @MainActor)"
+    let delegates = MulticastDelegate<any MainActorReceiver>()
+
+    init(_ receivers: [Counter]) {
+        for receiver in receivers { delegates.add(receiver) }
+    }
+    @MainActor func callAllOnMainActor(_ value: Int) {
+        delegates.call { $0.receive(value) }
+    }
 }
 
 // MARK: - NotificationCenter
@@ -118,6 +174,46 @@ final class NotificationCenterStrong: Contender {
     }
     deinit {
         for observer in observers { center.removeObserver(observer) }
+    }
+}
+
+// MARK: - Foundation's typed messages
+
+/// What Foundation's messages are about; the benchmarks observe and post them without a subject.
+final class EventSource {}
+
+/// The event as a `NotificationCenter.MainActorMessage`: posted on the main actor, delivered at once.
+struct ReceiveMessage: NotificationCenter.MainActorMessage {
+    typealias Subject = EventSource
+    let value: Int
+}
+
+/// The event as a `NotificationCenter.AsyncMessage`: each observer runs in a task of its own.
+struct AsyncReceiveMessage: NotificationCenter.AsyncMessage {
+    typealias Subject = EventSource
+    let value: Int
+}
+
+/// Observers of a `MainActorMessage` capturing `[weak receiver]`, kept by their tokens; posted on the main
+/// actor.
+///
+/// Unchecked: only the main thread uses it.
+final class MainActorMessageWeak: MainActorContender, @unchecked Sendable {
+    static let name = "MainActorMessage [weak]"
+    let center = NotificationCenter()
+    var tokens: [NotificationCenter.ObservationToken] = []
+
+    init(_ receivers: [Counter]) {
+        for receiver in receivers {
+            tokens.append(
+                center.addObserver(of: nil, for: ReceiveMessage.self) { [weak receiver] message in
+                    receiver?.receive(message.value)
+                }
+            )
+        }
+    }
+    @MainActor func callAllOnMainActor(_ value: Int) {
+        center.post(ReceiveMessage(value: value))
     }
 }
 
@@ -221,13 +317,116 @@ final class WeakFloor: Contender {
     }
 }
 
+/// Runs `body` on the main actor, which the benchmark's main thread is.
+func onMainActor(_ body: @MainActor () -> Void) {
+    MainActor.assumeIsolated(body)
+}
+
 /// Every contender of the call benchmarks, in table order.
 let callContenders: [any Contender.Type] = [
     MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self, NotificationCenterStrong.self,
     SeedOneStyle.self, SeedTwoStyle.self, StrongFloor.self, WeakFloor.self,
+    MulticastMainActor.self, MainActorMessageWeak.self,
 ]
 
 /// The contenders of the add-and-remove benchmark.
 let registeringContenders: [any Registering.Type] = [
     MulticastWeak.self, NotificationCenterWeak.self, SeedOneStyle.self, SeedTwoStyle.self,
+]
+
+// MARK: - Async delivery
+
+/// One way of running async code in every delegate: what the async-delivery benchmark measures, from the call
+/// until every delegate has run.
+protocol AsyncContender: AnyObject, Sendable {
+    /// The name in the table.
+    static var name: String { get }
+
+    /// Registers `receivers`, held weakly.
+    init(_ receivers: [Counter])
+
+    /// Runs `receive(value)` on every registered receiver once, and returns when all have run.
+    func deliver(_ value: Int) async
+}
+
+/// Multicast's async `call`: the delegates one after another, on the caller's actor.
+final class MulticastAsyncCall: AsyncContender {
+    static let name = "Multicast async call (one after another)"
+    let delegates = MulticastDelegate<any AsyncReceiver>()
+
+    init(_ receivers: [Counter]) {
+        for receiver in receivers { delegates.add(receiver) }
+    }
+    func deliver(_ value: Int) async {
+        await delegates.call { await $0.receive(value) }
+    }
+}
+
+/// Multicast's `callConcurrently`: a child task per delegate, all awaited.
+final class MulticastCallConcurrently: AsyncContender {
+    static let name = "Multicast callConcurrently"
+    let delegates = MulticastDelegate<any AsyncReceiver>()
+
+    init(_ receivers: [Counter]) {
+        for receiver in receivers { delegates.add(receiver) }
+    }
+    func deliver(_ value: Int) async {
+        await delegates.callConcurrently { await $0.receive(value) }
+    }
+}
+
+/// Observers of an `AsyncMessage` capturing `[weak receiver]`, kept by their tokens. `post` returns before
+/// the observers run, each in a task of its own, so the contender counts them in: what a caller that needs
+/// to know when all have run must write.
+final class AsyncMessageWeak: AsyncContender {
+    static let name = "AsyncMessage [weak]"
+    let center = NotificationCenter()
+    let arrivals = Arrivals()
+    let count: Int
+    let tokens: [NotificationCenter.ObservationToken]
+
+    init(_ receivers: [Counter]) {
+        count = receivers.count
+        tokens = receivers.map { [center, arrivals] receiver in
+            center.addObserver(of: nil, for: AsyncReceiveMessage.self) { [weak receiver] message in
+                receiver?.receive(message.value)
+                arrivals.arrive()
+            }
+        }
+    }
+    func deliver(_ value: Int) async {
+        await withUnsafeContinuation { continuation in
+            arrivals.expect(count, then: continuation)
+            center.post(AsyncReceiveMessage(value: value))
+        }
+    }
+}
+
+/// Counts observers as they finish, and resumes the waiting caller when the last one has.
+final class Arrivals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var remaining = 0
+    private var waiting: UnsafeContinuation<Void, Never>?
+
+    func expect(_ count: Int, then continuation: UnsafeContinuation<Void, Never>) {
+        lock.withLock {
+            remaining = count
+            waiting = continuation
+        }
+    }
+
+    func arrive() {
+        let finished: UnsafeContinuation<Void, Never>? = lock.withLock {
+            remaining -= 1
+            guard remaining == 0 else { return nil }
+            defer { waiting = nil }
+            return waiting
+        }
+        finished?.resume()
+    }
+}
+
+/// The contenders of the async-delivery benchmark, in table order.
+let asyncContenders: [any AsyncContender.Type] = [
+    MulticastAsyncCall.self, MulticastCallConcurrently.self, AsyncMessageWeak.self,
 ]

@@ -11,6 +11,7 @@ struct Report {
     /// Heap bytes per live delegate of Multicast (weak), quiet and after churn; nil where the heap is not measured.
     var churnMemory: (quiet: Double, churned: Double)?
     var allocations: [String: [Int: Double]] = [:]
+    var asyncDelivery: [Int: [String: Figure]] = [:]
 
     static func run(_ settings: Settings) -> Report {
         var report = Report(settings: settings)
@@ -20,6 +21,10 @@ struct Report {
         }
         log("call, no delegates")
         report.empty = measureCalls(size: 0, settings: settings)
+        for size in settings.callSizes {
+            log("async delivery, N = \(size)")
+            report.asyncDelivery[size] = measureAsyncDelivery(size: size, settings: settings)
+        }
         for size in settings.registrationSizes {
             log("add + remove, N = \(size)")
             report.registration[size] = measureRegistration(size: size, settings: settings)
@@ -70,6 +75,18 @@ struct Report {
         let speedup =
             largeSizes.map { median(NotificationCenterWeak.name, $0) / median(MulticastWeak.name, $0) }.min() ?? .nan
         ratio("NotificationCenter [weak] / weak call, N >= 10 (worst)", speedup, atLeast: 1.8, digits: 1)
+        let messageSpeedup =
+            settings.callSizes.map { median(MainActorMessageWeak.name, $0) / median(MulticastMainActor.name, $0) }
+            .min() ?? .nan
+        ratio("MainActorMessage [weak] / @MainActor weak call, any N (worst)", messageSpeedup, atLeast: 2, digits: 1)
+        let asyncSpeedup =
+            settings.callSizes.compactMap { size in
+                asyncDelivery[size].map {
+                    ($0[AsyncMessageWeak.name]?.median ?? .nan) / ($0[MulticastCallConcurrently.name]?.median ?? .nan)
+                }
+            }.min() ?? .nan
+        // Both start a task per delegate: on par, within the noise of task scheduling on a shared machine.
+        ratio("AsyncMessage [weak] / callConcurrently, until all ran, any N (worst)", asyncSpeedup, atLeast: 0.8)
         let multicastAllocations = [MulticastWeak.name, MulticastStrong.name].compactMap { allocations[$0] }.flatMap(
             \.values)
         if multicastAllocations.isEmpty {
@@ -148,6 +165,16 @@ struct Report {
                     }
             }
         )
+        print("\n## async delivery: ns per delegate, from the call until every delegate has run\n")
+        printTable(
+            ["contender"] + settings.callSizes.map { "N = \($0)" },
+            asyncContenders.map { type in
+                [type.name]
+                    + settings.callSizes.map { size in
+                        asyncDelivery[size]?[type.name].map { "\(format($0.median)) (\(format($0.minimum)))" } ?? "-"
+                    }
+            }
+        )
         print("\n## add then remove N distinct delegates: ns per operation\n")
         printTable(
             ["contender"] + settings.registrationSizes.map { "N = \($0)" },
@@ -216,6 +243,7 @@ struct Report {
             "callNanosecondsPerDelegate": figures(calls),
             "emptyCallNanoseconds": empty.mapValues { ["median": $0.median, "min": $0.minimum] },
             "addRemoveNanosecondsPerOperation": figures(registration),
+            "asyncDeliveryNanosecondsPerDelegate": figures(asyncDelivery),
             "bytesPerDelegate": memory,
             "churn": Dictionary(
                 uniqueKeysWithValues: churn.map { size, byName in

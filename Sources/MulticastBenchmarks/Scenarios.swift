@@ -54,12 +54,12 @@ func measureCalls(size: Int, settings: Settings) -> [String: Figure] {
     let measurements = contenders.map { name, contender, receivers in
         var expected = 0
         let repetitions = calibrate(target: settings.sampleNanoseconds) { repetitions in
-            for _ in 0..<repetitions { contender.callAll(value) }
+            callRepeatedly(contender, value, repetitions)
             expected += repetitions * value
         }
         return { () -> Double in
             let start = now()
-            for _ in 0..<repetitions { contender.callAll(value) }
+            callRepeatedly(contender, value, repetitions)
             let elapsed = now() - start
             expected += repetitions * value
             for receiver in receivers {
@@ -165,7 +165,7 @@ func churn(
     whileRunning sample: () -> Void = {}
 ) -> (seconds: Double, pairs: Int) {
     let stop = Flag()
-    let pairs = Counted()
+    let pairs = Delivered<Int>()
     if churning {
         let targets = receivers.map(UnsafeReceiver.init)
         Thread {
@@ -233,25 +233,77 @@ final class Flag: @unchecked Sendable {
     func set() { lock.withLock { value = true } }
 }
 
-/// A number one thread delivers and another waits for.
-final class Counted: @unchecked Sendable {
+/// A contender with no delegates (a generic function, so that the existential metatype is opened).
+func makeEmpty<C: Registering>(_ type: C.Type) -> any Registering {
+    C()
+}
+
+/// Async delivery: nanoseconds per delegate from the call until every delegate has run, for every async
+/// contender, measured in a task while the main thread waits.
+func measureAsyncDelivery(size: Int, settings: Settings) -> [String: Figure] {
+    let contenders = asyncContenders.map { type -> (String, any AsyncContender, [Counter]) in
+        let receivers = (0..<size).map { _ in Counter() }
+        return (type.name, type.init(receivers), receivers)
+    }
+    let figures = waitFor { () async -> [Figure] in
+        var figures = [Figure](repeating: Figure(), count: contenders.count)
+        var repetitions = [Int](repeating: 1, count: contenders.count)
+        var expected = [Int](repeating: 0, count: contenders.count)
+        for (index, (_, contender, _)) in contenders.enumerated() {  // calibrate: a sample takes about its time
+            while true {
+                let start = now()
+                for _ in 0..<repetitions[index] { await contender.deliver(1) }
+                expected[index] += repetitions[index]
+                let elapsed = now() - start
+                if elapsed >= settings.sampleNanoseconds / 4 || repetitions[index] >= 1 << 20 {
+                    repetitions[index] = max(
+                        1, Int(Double(repetitions[index]) * Double(settings.sampleNanoseconds) / Double(elapsed)))
+                    break
+                }
+                repetitions[index] *= 4
+            }
+        }
+        for round in 0..<settings.samples {
+            for offset in contenders.indices {
+                let index = (round + offset) % contenders.count
+                let (name, contender, receivers) = contenders[index]
+                let start = now()
+                for _ in 0..<repetitions[index] { await contender.deliver(1) }
+                let elapsed = now() - start
+                expected[index] += repetitions[index]
+                check(
+                    receivers.allSatisfy { $0.total == expected[index] },
+                    "\(name) at N = \(size): a delegate missed a delivery")
+                figures[index].samples.append(Double(elapsed) / Double(repetitions[index] * size))
+            }
+        }
+        return figures
+    }
+    withExtendedLifetime(contenders) {}
+    return Dictionary(uniqueKeysWithValues: zip(contenders.map(\.0), figures))
+}
+
+/// Runs `body` in a task and blocks this thread, which is not one of the tasks' threads, until it returns.
+func waitFor<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+    let result = Delivered<Result>()
+    Task.detached { result.set(await body()) }
+    return result.wait()
+}
+
+/// A value one thread delivers and another waits for.
+final class Delivered<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var value: Int?
-    func set(_ newValue: Int) {
+    private var value: Value?
+    func set(_ newValue: Value) {
         condition.withLock {
             value = newValue
             condition.signal()
         }
     }
-    func wait() -> Int {
+    func wait() -> Value {
         condition.withLock {
             while value == nil { condition.wait() }
             return value!
         }
     }
-}
-
-/// A contender with no delegates (a generic function, so that the existential metatype is opened).
-func makeEmpty<C: Registering>(_ type: C.Type) -> any Registering {
-    C()
 }
