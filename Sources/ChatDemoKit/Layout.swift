@@ -8,10 +8,11 @@
 /// ┌ chats#1 ──────────────┐┌ conversation#1 ───────┐┌ banner#1 ─────────────┐
 /// │ general           (1) ││ #general              ││  [general] hi         │
 /// │   hi                  ││                       ││                       │
+/// │                       ││ › hi                  ││                       │
 /// │ 1 unread · 1 received ││ 1 received            ││ 1 received            │
 /// └───────────────────────┘└───────────────────────┘└───────────────────────┘
 /// banner#1 received "hi" · shows [general] hi
-/// > _
+/// >
 /// ```
 ///
 /// Every line of a frame is exactly as wide as the terminal, measured by ``TerminalText``, and holds no
