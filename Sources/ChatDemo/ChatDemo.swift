@@ -12,7 +12,9 @@ import Darwin
 /// `swift run ChatDemo`: the seed's chat app as a terminal program.
 ///
 /// Three screens (a chat list, a conversation and a banner) listen to one `MulticastDelegate`; every line
-/// typed is sent to them all. See `/help`, or `ChatDemo --help` for the options.
+/// typed is sent to them all. On a terminal, each screen is a pane of a full-screen view (``FullScreen``);
+/// piped, or with `--plain`, each event is a line of output. See `/help`, or `ChatDemo --help` for the
+/// options.
 @main
 struct ChatDemo {
     static func main() {
@@ -25,10 +27,22 @@ struct ChatDemo {
             return
         }
 
-        let style = Console.Style.forOutput(
-            isTerminal: isatty(STDOUT_FILENO) != 0,
-            environment: ProcessInfo.processInfo.environment
+        let environment = ProcessInfo.processInfo.environment
+        let isFullScreen = launch.showsFullScreen(
+            inputIsTerminal: isatty(STDIN_FILENO) != 0,
+            outputIsTerminal: isatty(STDOUT_FILENO) != 0,
+            environment: environment
         )
+        if isFullScreen,
+            let status = FullScreen.run(
+                demo: launch == .demo(plain: false),
+                colored: Console.Style.forOutput(isTerminal: true, environment: environment) == .colored
+            )
+        {
+            exit(status)
+        }
+
+        let style = Console.Style.forOutput(isTerminal: isatty(STDOUT_FILENO) != 0, environment: environment)
         let session = ChatSession(console: Console(style: style, sink: writeLine))
         session.start()
         switch launch {

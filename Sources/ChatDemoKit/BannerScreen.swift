@@ -41,4 +41,9 @@ final class BannerScreen: MessageDelegate {
     var receivedCount: Int {
         state.withLock { $0.received }
     }
+
+    var snapshot: ScreenSnapshot {
+        let state = state.withLock { $0 }
+        return ScreenSnapshot(name: name, received: state.received, content: .banner(state.text))
+    }
 }

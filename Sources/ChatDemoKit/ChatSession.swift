@@ -14,13 +14,20 @@ import Multicast
 /// holds them weakly. Closing a screen releases it, and the multicast stops calling it by itself: nothing in
 /// the demo calls `remove`.
 ///
-/// A session is driven from one thread; only `/burst` sends from others, and waits for them.
+/// A session is driven from one thread; only `/burst` sends from others, and waits for them. What the screens
+/// show may be read from any thread, through ``screenStates``.
 public final class ChatSession {
     /// The multicast every screen registers with.
     let messages = MulticastDelegate<any MessageDelegate>()
 
     /// Where the session and its screens print.
     let console: Console
+
+    /// About how long `/burst` takes, in seconds; 0 sends as fast as the threads can.
+    private let burstSeconds: Double
+
+    /// Called after each message reaches the screens, on the thread that sent it.
+    private let afterDelivery: @Sendable () -> Void
 
     /// The open screens, oldest first: the only strong references to them.
     private var screens: [any MessageDelegate] = []
@@ -30,9 +37,21 @@ public final class ChatSession {
 
     /// Creates a session with no screen open.
     ///
-    /// - Parameter console: Where the session and its screens print.
-    public init(console: Console) {
+    /// - Parameters:
+    ///   - console: Where the session and its screens print.
+    ///   - burstSeconds: About how long `/burst` takes: its threads pause between messages, so that a screen
+    ///     that draws their counters shows them climbing. With 0, the default, they send as fast as they can.
+    ///   - afterDelivery: Called after each message has reached every screen, on the thread that sent it:
+    ///     four threads at once during `/burst`.
+    public init(console: Console, burstSeconds: Double = 0, afterDelivery: @escaping @Sendable () -> Void = {}) {
         self.console = console
+        self.burstSeconds = burstSeconds
+        self.afterDelivery = afterDelivery
+    }
+
+    /// What the subscribed screens show, for any thread to read.
+    public var screenStates: ScreenStates {
+        ScreenStates(messages: messages)
     }
 
     /// Greets, then opens one screen of each kind, as the seed app's three tabs.
@@ -94,6 +113,7 @@ public final class ChatSession {
             return
         }
         messages.call { $0.didReceive(message) }
+        afterDelivery()
     }
 
     /// Opens a new screen and registers it, weakly.
@@ -152,9 +172,12 @@ public final class ChatSession {
     /// every open screen received exactly `count`.
     private func burst(_ count: Int) {
         let before = Dictionary(uniqueKeysWithValues: receivedCounts().map { ($0.name, $0.count) })
-        let messages = messages
+        let (messages, afterDelivery) = (messages, afterDelivery)
         let gate = DispatchSemaphore(value: 0)
         let finished = DispatchGroup()
+        // The pause between two messages of a thread, for the burst to last about `burstSeconds`.
+        let sharePerThread = (count + Self.burstThreads - 1) / Self.burstThreads
+        let pause = sharePerThread > 1 ? burstSeconds / Double(sharePerThread - 1) : 0
         for thread in 0..<Self.burstThreads {
             // Thread t sends messages t, t + 4, t + 8, ...: `count` in all.
             let share = stride(from: thread, to: count, by: Self.burstThreads)
@@ -162,8 +185,10 @@ public final class ChatSession {
             Thread.detachNewThread {
                 gate.wait()  // all threads start together
                 for number in share {
+                    if pause > 0 && number >= Self.burstThreads { Thread.sleep(forTimeInterval: pause) }
                     let message = ChatMessage(conversation: "burst", text: "burst \(number + 1)", isSilent: true)
                     messages.call { $0.didReceive(message) }
+                    afterDelivery()
                 }
                 finished.leave()
             }
@@ -214,4 +239,23 @@ public final class ChatSession {
           /help             this list
           /quit             end the session (so does the end of the input)
         """
+}
+
+/// What the screens of a session show, for any thread to read: the full-screen view draws from it while the
+/// session runs commands and `/burst` sends from other threads.
+public struct ScreenStates: Sendable {
+    /// The session's multicast; it holds the screens weakly, so a closed screen is not in it.
+    let messages: MulticastDelegate<any MessageDelegate>
+
+    /// A snapshot of every subscribed screen, in the order the multicast calls them.
+    ///
+    /// The panes come from iterating the multicast: a screen that was released has no pane. Each screen is
+    /// copied under its own lock, one after another, so during `/burst` one pane's counter may be ahead of
+    /// the next. Reading sends nothing.
+    ///
+    /// The iteration holds each screen while it copies it: a screen closed meanwhile is released when its copy
+    /// is done, on the thread that takes the snapshot, and says it left from there.
+    public func snapshot() -> [ScreenSnapshot] {
+        messages.map(\.snapshot)
+    }
 }

@@ -7,6 +7,10 @@ final class ChatsScreen: MessageDelegate {
     /// What the screen has seen; changed by whichever thread delivers a message.
     private struct State {
         var badges: [String: Int] = [:]
+        /// The latest message of each conversation.
+        var latest: [String: String] = [:]
+        /// The conversations, the most recently active first.
+        var order: [String] = []
         var received = 0
     }
 
@@ -21,13 +25,19 @@ final class ChatsScreen: MessageDelegate {
     }
 
     func didReceive(_ message: ChatMessage) {
+        let conversation = message.conversation
         let badge = state.withLock { state in
             state.received += 1
-            state.badges[message.conversation, default: 0] += 1
-            return state.badges[message.conversation, default: 0]
+            state.badges[conversation, default: 0] += 1
+            state.latest[conversation] = message.text
+            if state.order.first != conversation {
+                state.order.removeAll { $0 == conversation }
+                state.order.insert(conversation, at: 0)
+            }
+            return state.badges[conversation, default: 0]
         }
         guard !message.isSilent else { return }
-        console.received("\(name) received \"\(message.text)\" · badge \(message.conversation): \(badge)")
+        console.received("\(name) received \"\(message.text)\" · badge \(conversation): \(badge)")
     }
 
     /// The badge of each conversation that has unread messages.
@@ -42,5 +52,14 @@ final class ChatsScreen: MessageDelegate {
 
     var receivedCount: Int {
         state.withLock { $0.received }
+    }
+
+    var snapshot: ScreenSnapshot {
+        let state = state.withLock { $0 }
+        let conversations = state.order.map { name in
+            ScreenSnapshot.Conversation(
+                name: name, unread: state.badges[name, default: 0], latest: state.latest[name, default: ""])
+        }
+        return ScreenSnapshot(name: name, received: state.received, content: .chats(conversations))
     }
 }

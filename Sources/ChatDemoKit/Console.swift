@@ -8,7 +8,8 @@
 /// console.received("chats#1 received \"hi\"")
 /// ```
 ///
-/// A console may be used from any thread; each line is written whole.
+/// A console may be used from any thread; each line is written whole. The full-screen view gives a console
+/// a sink that takes each line with its ``Tone``, and draws the colors itself.
 public final class Console: Sendable {
     /// How lines are decorated.
     public enum Style: Sendable, Equatable {
@@ -30,56 +31,78 @@ public final class Console: Sendable {
         }
     }
 
-    /// How this console decorates lines.
-    public let style: Style
+    /// What a line is about, which decides its color.
+    public enum Tone: Sendable, Hashable {
+        /// Anything else: greetings, answers to commands.
+        case plain
+        /// A screen subscribed: orange, like the seed's "Delegate has been subscribed".
+        case subscribed
+        /// A screen received a message: green, like the seed's "has received message".
+        case received
+        /// The input was wrong: red.
+        case error
+
+        /// How a line of this tone is drawn when colors are on.
+        public var style: TextStyle {
+            switch self {
+            case .plain: .plain
+            case .subscribed: .orange
+            case .received: .green
+            case .error: .red
+            }
+        }
+    }
 
     /// The sink, locked so that lines written from several threads at once come out one after another.
-    private let sink: Locked<@Sendable (String) -> Void>
+    private let sink: Locked<@Sendable (String, Tone) -> Void>
 
-    /// Creates a console that hands each finished line, without a newline, to `sink`.
+    /// Creates a console that hands each finished line, without a newline, to `sink`, colored by its tone
+    /// when `style` is ``Style/colored``.
     ///
     /// - Parameters:
     ///   - style: How lines are decorated.
     ///   - sink: Receives each line; calls to it never overlap, so it need not be thread-safe itself.
-    public init(style: Style, sink: @escaping @Sendable (String) -> Void) {
-        self.style = style
+    public convenience init(style: Style, sink: @escaping @Sendable (String) -> Void) {
+        self.init { text, tone in
+            sink(style == .colored ? tone.style.painted(text) : text)
+        }
+    }
+
+    /// Creates a console that hands each finished line, without a newline and undecorated, to `sink` with
+    /// its tone.
+    ///
+    /// - Parameter sink: Receives each line and its tone; calls to it never overlap, so it need not be
+    ///   thread-safe itself.
+    public init(sink: @escaping @Sendable (_ text: String, _ tone: Tone) -> Void) {
         self.sink = Locked(sink)
     }
 
     /// Writes a line as it is.
     public func line(_ text: String) {
-        sink.withLock { write in write(text) }
+        write(text, .plain)
     }
 
-    /// Writes a line about a screen that subscribed: orange, like the seed's "Delegate has been subscribed".
+    /// Writes a line about a screen that subscribed.
     func subscribed(_ text: String) {
-        line(painted(text, Self.orange))
+        write(text, .subscribed)
     }
 
-    /// Writes a line about a message a screen received: green, like the seed's "has received message".
+    /// Writes a line about a message a screen received.
     func received(_ text: String) {
-        line(painted(text, Self.green))
+        write(text, .received)
     }
 
     /// Writes a line that explains what went wrong with the input.
     func error(_ text: String) {
-        line(painted("error: " + text, Self.red))
+        write("error: " + text, .error)
     }
 
     /// Writes an input line back, so that a transcript of piped input reads like a typed session.
     func echo(_ input: String) {
-        line("> " + input)
+        write("> " + input, .plain)
     }
 
-    private func painted(_ text: String, _ color: String) -> String {
-        switch style {
-        case .plain: text
-        case .colored: color + text + Self.reset
-        }
+    private func write(_ text: String, _ tone: Tone) {
+        sink.withLock { write in write(text, tone) }
     }
-
-    private static let orange = "\u{1B}[38;5;208m"
-    private static let green = "\u{1B}[32m"
-    private static let red = "\u{1B}[31m"
-    private static let reset = "\u{1B}[0m"
 }

@@ -34,4 +34,19 @@ final class ConversationScreen: MessageDelegate {
     var receivedCount: Int {
         shown.withLock { $0.count }
     }
+
+    /// The open conversation is the one of the latest message; the snapshot holds its last bubbles.
+    var snapshot: ScreenSnapshot {
+        // Only the bubbles a pane may show are copied, under the lock, so that drawing never copies thousands.
+        let (received, open, bubbles) = shown.withLock { bubbles in
+            let open = bubbles.last?.conversation
+            var shown: [String] = []
+            for bubble in bubbles.reversed() where bubble.conversation == open {
+                shown.append(bubble.text)
+                if shown.count == ScreenSnapshot.bubbleLimit { break }
+            }
+            return (bubbles.count, open, Array(shown.reversed()))
+        }
+        return ScreenSnapshot(name: name, received: received, content: .conversation(open, bubbles: bubbles))
+    }
 }

@@ -34,4 +34,7 @@ protocol MessageDelegate: AnyObject, Sendable {
 
     /// How many messages the screen has received since it opened.
     var receivedCount: Int { get }
+
+    /// What the screen shows now, copied under its lock, for the full-screen view to draw.
+    var snapshot: ScreenSnapshot { get }
 }

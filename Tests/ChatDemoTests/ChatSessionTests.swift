@@ -141,6 +141,45 @@ import Testing
         #expect(session.messages.map(\.receivedCount) == [1001, 1001, 1001, 1000])
     }
 
+    @Test func screenStatesFollowTheMulticastAsScreensOpenAndClose() {
+        let (session, _) = startedSession()
+        let states = session.screenStates
+        session.handle("hi")
+        #expect(states.snapshot().map(\.name) == ["chats#1", "conversation#1", "banner#1"])
+        #expect(states.snapshot().map(\.received) == [1, 1, 1])
+
+        session.handle("/close conversation")
+        session.handle("/open chats")
+
+        #expect(states.snapshot().map(\.name) == ["chats#1", "banner#1", "chats#2"])
+        #expect(states.snapshot().map(\.received) == [1, 1, 0])
+    }
+
+    @Test func afterDeliveryIsCalledOncePerMessageFromEveryThread() {
+        let deliveries = Locked(0)
+        let session = ChatSession(console: Transcript().console()) { deliveries.withLock { $0 += 1 } }
+        session.start()
+
+        session.handle("hi")
+        #expect(deliveries.withLock { $0 } == 1)
+        session.handle("/burst 1000")
+        #expect(deliveries.withLock { $0 } == 1001)
+        session.handle("/screens")
+        #expect(deliveries.withLock { $0 } == 1001)
+    }
+
+    @Test func pacedBurstStillDeliversExactlyN() {
+        let transcript = Transcript()
+        let session = ChatSession(console: transcript.console(), burstSeconds: 0.05)
+        session.start()
+        transcript.clear()
+
+        session.handle("/burst 40")
+
+        #expect(transcript.lines(containing: "every open screen received exactly 40").count == 1)
+        #expect(session.messages.map(\.receivedCount) == [40, 40, 40])
+    }
+
     @Test func burstWithNoScreenOpenSaysSo() {
         let transcript = Transcript()
         let session = ChatSession(console: transcript.console())

@@ -37,4 +37,24 @@ import Testing
 
         #expect(transcript.lines == ["chats#1 has been subscribed", "chats#1 received \"hi\"", "error: no screen"])
     }
+
+    @Test func toneSinkGetsEachLineUndecoratedWithWhatItIsAbout() {
+        let lines = Locked([String]())
+        let console = Console { text, tone in lines.withLock { $0.append("\(tone): \(text)") } }
+
+        console.subscribed("chats#1 has been subscribed")
+        console.received("chats#1 received \"hi\"")
+        console.error("no screen")
+        console.echo("hi")
+        console.line("bye")
+
+        #expect(
+            lines.withLock { $0 } == [
+                "subscribed: chats#1 has been subscribed",
+                "received: chats#1 received \"hi\"",
+                "error: error: no screen",
+                "plain: > hi",
+                "plain: bye",
+            ])
+    }
 }

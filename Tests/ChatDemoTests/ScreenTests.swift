@@ -68,6 +68,63 @@ import Testing
         #expect(transcript.lines.isEmpty)
     }
 
+    @Test func chatsSnapshotListsConversationsMostRecentFirstWithBadgeAndLatestMessage() {
+        let chats = ChatsScreen(name: "chats#1", console: Transcript().console())
+        chats.didReceive(message("hi"))
+        chats.didReceive(message("hello", in: "alice"))
+        chats.didReceive(message("again"))
+        chats.didReceive(message("hey", in: "bob"))
+
+        #expect(
+            chats.snapshot
+                == ScreenSnapshot(
+                    name: "chats#1", received: 4,
+                    content: .chats([
+                        .init(name: "bob", unread: 1, latest: "hey"),
+                        .init(name: "general", unread: 2, latest: "again"),
+                        .init(name: "alice", unread: 1, latest: "hello"),
+                    ])))
+    }
+
+    @Test func conversationSnapshotShowsTheConversationOfTheLatestMessage() {
+        let conversation = ConversationScreen(name: "conversation#1", console: Transcript().console())
+        #expect(conversation.snapshot.content == .conversation(nil, bubbles: []))
+
+        conversation.didReceive(message("hi"))
+        conversation.didReceive(message("hello", in: "alice"))
+        conversation.didReceive(message("again"))
+
+        #expect(
+            conversation.snapshot
+                == ScreenSnapshot(
+                    name: "conversation#1", received: 3, content: .conversation("general", bubbles: ["hi", "again"])))
+    }
+
+    @Test func conversationSnapshotHoldsTheLastBubblesOnly() {
+        let conversation = ConversationScreen(name: "conversation#1", console: Transcript().console())
+        for number in 1...(ScreenSnapshot.bubbleLimit + 10) {
+            conversation.didReceive(message("\(number)", isSilent: true))
+        }
+
+        guard case .conversation(_, let bubbles) = conversation.snapshot.content else {
+            Issue.record("not a conversation's snapshot")
+            return
+        }
+        #expect(bubbles.count == ScreenSnapshot.bubbleLimit)
+        #expect(bubbles.first == "11")
+        #expect(bubbles.last == "\(ScreenSnapshot.bubbleLimit + 10)")
+    }
+
+    @Test func bannerSnapshotShowsTheLatestMessage() {
+        let banner = BannerScreen(name: "banner#1", console: Transcript().console())
+        #expect(banner.snapshot == ScreenSnapshot(name: "banner#1", received: 0, content: .banner(nil)))
+
+        banner.didReceive(message("hi"))
+        banner.didReceive(message("hello", in: "alice"))
+
+        #expect(banner.snapshot == ScreenSnapshot(name: "banner#1", received: 2, content: .banner("[alice] hello")))
+    }
+
     @Test(arguments: ScreenKind.allCases)
     func screenSaysItLeftWhenReleased(kind: ScreenKind) {
         let transcript = Transcript()

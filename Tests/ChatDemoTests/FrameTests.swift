@@ -1,0 +1,70 @@
+import Testing
+
+@testable import ChatDemoKit
+
+@Suite struct FrameTests {
+    @Test func aLineEscapesWhatItIsGivenAndCountsTheColumnsOfTheEscapedText() {
+        var line = StyledLine("a\u{1B}[2Jb", style: .bold)
+        line.append("日\u{7}")
+
+        #expect(line.text == #"a\u{1B}[2Jb日\u{7}"#)
+        #expect(line.width == 11 + 2 + 5)
+        #expect(line.runs.map(\.style) == [.bold, .plain])
+    }
+
+    @Test func fittingPadsOrCutsToExactlyTheColumns() {
+        #expect(StyledLine("abc").fitted(to: 5).text == "abc  ")
+        #expect(StyledLine("abcdef").fitted(to: 5).text == "abcd…")
+        #expect(StyledLine("日日日").fitted(to: 4).text == "日… ")  // the second 日 would straddle the edge
+        #expect(StyledLine("e\u{301}e\u{301}e\u{301}e\u{301}").fitted(to: 3).text == "e\u{301}e\u{301}…")
+        #expect(StyledLine("abc").fitted(to: 0).text == "")
+    }
+
+    @Test func fittingKeepsTheStylesOfTheRunsItKeeps() {
+        var line = StyledLine("chats", style: .bold)
+        line.append(" (12)", style: .badge)
+
+        let fitted = line.fitted(to: 8)
+
+        #expect(fitted.runs == [.init(text: "chats", style: .bold), .init(text: " (…", style: .badge)])
+        #expect(fitted.encoded(colored: true) == "\u{1B}[1mchats\u{1B}[0m\u{1B}[1;32m (…\u{1B}[0m")
+        #expect(fitted.encoded(colored: false) == "chats (…")
+    }
+
+    @Test func encoderRedrawsOnlyTheLinesThatChanged() {
+        var encoder = FrameEncoder(colored: false)
+        let first = Frame(lines: ["one", "two", "> "].map { StyledLine($0) }, cursorRow: 2, cursorColumn: 2)
+        var second = first
+        second.lines[1] = StyledLine("TWO")
+        second.cursorColumn = 1
+
+        #expect(
+            encoder.update(to: first)
+                == "\u{1B}[?25l\u{1B}[2J\u{1B}[1;1H\u{1B}[2Kone\u{1B}[2;1H\u{1B}[2Ktwo\u{1B}[3;1H\u{1B}[2K> "
+                + "\u{1B}[3;3H\u{1B}[?25h")
+        #expect(encoder.update(to: second) == "\u{1B}[?25l\u{1B}[2;1H\u{1B}[2KTWO\u{1B}[3;2H\u{1B}[?25h")
+        #expect(encoder.update(to: second) == "\u{1B}[?25l\u{1B}[3;2H\u{1B}[?25h")
+    }
+
+    @Test func encoderClearsAndRedrawsEverythingAfterAResize() {
+        var encoder = FrameEncoder(colored: false)
+        let small = Frame(lines: ["ab", "> "].map { StyledLine($0) }, cursorRow: 1, cursorColumn: 2)
+        let wide = Frame(lines: ["ab ", ">  "].map { StyledLine($0) }, cursorRow: 1, cursorColumn: 2)
+        _ = encoder.update(to: small)
+
+        let sent = encoder.update(to: wide)
+
+        #expect(sent.contains("\u{1B}[2J"))
+        #expect(sent.contains("\u{1B}[1;1H\u{1B}[2Kab "))
+        #expect(sent.contains("\u{1B}[2;1H\u{1B}[2K>  "))
+    }
+
+    @Test func colorsOnlyWhenAsked() {
+        let frame = Frame(lines: [StyledLine("error: no", style: .red)], cursorRow: 0, cursorColumn: 0)
+        var colored = FrameEncoder(colored: true)
+        var plain = FrameEncoder(colored: false)
+
+        #expect(colored.update(to: frame).contains("\u{1B}[31merror: no\u{1B}[0m"))
+        #expect(!plain.update(to: frame).contains("\u{1B}[31m"))
+    }
+}
