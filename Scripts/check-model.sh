@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Checks the model of Multicast's concurrency protocol, Verification/Multicast.pml, with Spin:
+#   1. generates the verifier (spin -a) and compiles it (gcc), once: the bug variants are chosen at run time;
+#   2. searches every state of the model as the library has it, and fails on any error, on a search that did
+#      not complete (depth or memory limit reached), or on a path of the protocol that the bounds did not reach;
+#   3. runs each bug variant with only the property it breaks switched on, and fails if one is accepted or
+#      rejected for another reason; it shows the last steps of each counterexample.
+# Prints the states, depth, memory and time of each search. `.ci/run` calls it; run it locally the same way:
+# `bash Scripts/check-model.sh`. Needs spin (Debian package `spin`) and gcc.
+#
+# Environment: MODEL_MEMORY_MB [4096], the memory limit of a search; MODEL_TRAILS, a directory that keeps each
+# counterexample in full, one line per step of a thread in a function of the model (by default they are
+# deleted with the temporary directory).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MODEL_MEMORY_MB="${MODEL_MEMORY_MB:-4096}"
+model=Verification/Multicast.pml
+# A depth limit far above the model's (about 320 steps), so that reaching it means the model changed; pan
+# reports it, and the check fails. 2^23 hash slots hold the model's three million states with few conflicts.
+PAN_FLAGS=(-m20000 -w23)
+
+# The variants: the bug planted (a BUG_... of the model) and the property that must reject it; `deadlock` is
+# pan's invalid end state, a thread blocked for good. Each property of the model is the target of one at least.
+variants=(
+    "REMOVE_SKIPS_CURRENT_MARK new_pass_calls_removed"
+    "REMOVE_SKIPS_OLDER_MARKS removed_before_turn_called"
+    "PASS_READS_COUNT_EACH_TURN added_during_pass_called"
+    "ADD_REUSES_VACANCY called_out_of_order"
+    "RECLAIM_IGNORES_KEY live_delegate_dropped"
+    "PASS_ENTERS_BEFORE_LOCK storage_freed_while_read"
+    "RETIRE_FREES_READ_STORAGE storage_freed_while_read"
+    "COMPACT_IN_PLACE_WHILE_READ storage_rewritten_while_read"
+    "COLLECT_IGNORES_READERS reference_released_while_read"
+    "MOVE_KEEPS_SOURCE_OWNING reference_released_twice"
+    "NO_COLLECT_ON_LEAVE never_released"
+    "NO_REINDEX registry_and_index_disagree"
+    "DISPOSE_UNDER_LOCK deadlock"
+)
+
+started=$SECONDS
+step() { printf '\n=== %s (at %d s)\n' "$*" $((SECONDS - started)); }
+fail() { echo "error: $*" >&2; exit 1; }
+
+for tool in spin gcc; do
+    command -v "$tool" >/dev/null || fail "$tool is missing: apt-get install $tool (.ci/run installs spin)"
+done
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+trails="${MODEL_TRAILS:-$work/trails}"
+mkdir -p "$trails"
+trails="$(cd "$trails" && pwd)"   # the script moves into $work below
+
+step "the model's bug variants and properties agree with this script"
+# Bugs: `#define BUG_NAME number /* what */`; properties: the hidden bytes declared before the bug variants.
+bugs="$(sed -n 's/^#define BUG_\([A-Z_]*\) .*/\1/p' "$model")"
+properties="$(sed -n '/---- Properties/,/---- Bug variants/s/^hidden byte \([a-z_]*\);.*/\1/p' "$model" |
+    grep -vx model_bound_exceeded)"
+listed_bugs="$(printf '%s\n' "${variants[@]}" | cut -d' ' -f1)"
+targets="$(printf '%s\n' "${variants[@]}" | cut -d' ' -f2)"
+[[ "$(sort <<<"$bugs")" == "$(sort <<<"$listed_bugs")" ]] ||
+    fail "the variants listed here are not the model's BUG_ defines: $(echo $bugs)"
+for property in $properties deadlock; do
+    grep -qx "$property" <<<"$targets" || fail "no bug variant targets the property $property"
+done
+echo "$(wc -w <<<"$properties") properties and deadlock; $(wc -w <<<"$bugs") bug variants;" \
+    "each property is the target of one at least"
+
+step "generate and compile the verifier"
+cp "$model" "$work/"
+cd "$work"
+spin -V
+spin -a Multicast.pml >spin.log 2>&1 || { cat spin.log; fail "spin -a failed"; }
+# -O0: the generated verifier is large, and compiles in seconds unoptimized against a minute with -O2, for a
+# search that is less than twice as fast.
+gcc -O0 -DSAFETY -DMEMLIM="$MODEL_MEMORY_MB" -o pan pan.c 2>gcc.log || { cat gcc.log; fail "gcc failed"; }
+echo "pan compiled: safety search (assertions and invalid end states), memory limit ${MODEL_MEMORY_MB} MB"
+
+# figures LOG: states stored, depth, memory and time of the search in LOG.
+figures() {
+    local states depth memory seconds
+    states="$(sed -n 's/^ *\([0-9][0-9e+.]*\) states, stored.*/\1/p' "$1")"
+    depth="$(sed -n 's/.*depth reached \([0-9]*\),.*/\1/p' "$1")"
+    memory="$(sed -n 's/^ *\([0-9.]*\)[[:space:]]*total actual memory usage.*/\1/p' "$1")"
+    seconds="$(sed -n 's/^pan: elapsed time \([0-9.e+-]*\) seconds.*/\1/p' "$1")"
+    echo "$states states stored, depth $depth, ${memory} MB, ${seconds} s"
+}
+
+step "exhaustive search of the model"
+./pan "${PAN_FLAGS[@]}" >search.log 2>&1 || true
+problems=()
+grep -q 'Full statespace search for:' search.log || problems+=("not a full state-space search")
+grep -q 'errors: 0$' search.log || problems+=("errors found")
+grep -q 'max search depth too small' search.log && problems+=("depth limit reached: the search did not complete")
+grep -qE 'MEMLIM|out of memory|Search not completed' search.log &&
+    problems+=("memory limit reached: the search did not complete")
+grep -q '^path .*: NOT reached' search.log && problems+=("paths of the protocol that the bounds did not reach")
+if ((${#problems[@]} > 0)); then
+    grep -vE '^[[:space:]]+Multicast.pml:' search.log | head -80
+    fail "$(IFS=';'; echo "${problems[*]}")"
+fi
+grep -E '^(Full statespace|State-vector|[[:space:]]+(assertion violations|invalid end states))' search.log
+echo "paths reached: $(grep -c '^path .*: reached' search.log) of $(grep -c '^path ' search.log):" \
+    "$(sed -n 's/^path \(.*\): reached/\1/p' search.log | paste -sd ' ')"
+model_figures="$(figures search.log)"
+echo "model: no error; $model_figures"
+
+# The function of the model (an inline named after the library's function, or a thread) for each line.
+awk '/^(inline|proctype) [A-Za-z_]+/ { name = $2; sub(/\(.*/, "", name) }
+     /^init/ { name = "init" }
+     { print NR, name }' Multicast.pml >lines.map
+
+# counterexample BUG PROPERTY: the trail replayed, one line per step that changes thread or model function,
+# then the error, which the step after the last one listed makes.
+counterexample() {
+    MODEL_BUG="$1" MODEL_PROPERTY="$2" ./pan -r -v >replay.log 2>&1 || true
+    sed -nE 's/^ *([0-9]+): +proc +([0-9]+) \(([^)]*)\) +[^:]*:([0-9]+) .*/\1 \3(\2) \4/p' replay.log |
+        awk 'NR == FNR { name[$1] = $2; next }
+             { step = $2 " " ($3 == 0 ? "returns" : name[$3]); if (step != previous) print "  step " $1 ": " step
+               previous = step }' lines.map -
+    sed -n 's/^pan:1: \(.*\) (at depth \([0-9]*\))$/  step \2: \1/p' replay.log
+}
+
+step "bug variants: each must be rejected for its property, with a counterexample"
+rejected=0
+for variant in "${variants[@]}"; do
+    read -r bug property <<<"$variant"
+    number="$(sed -n "s/^#define BUG_$bug  *\([0-9]*\).*/\1/p" Multicast.pml)"
+    what="$(sed -n "s/^#define BUG_$bug  *[0-9]* *\/\* \(.*\) \*\//\1/p" Multicast.pml)"
+    only="$property"
+    [[ "$property" == deadlock ]] && only=none   # every assertion off: only an invalid end state remains
+    rm -f Multicast.pml.trail
+    MODEL_BUG="$number" MODEL_PROPERTY="$only" ./pan "${PAN_FLAGS[@]}" -c1 >"variant.log" 2>&1 || true
+    first="$(grep -m1 '^pan:1: ' variant.log || true)"
+    if [[ "$property" == deadlock ]]; then
+        expected='invalid end state'
+    else
+        expected="||$property) "
+    fi
+    if [[ -z "$first" || "$first" != *"$expected"* || ! -f Multicast.pml.trail ]]; then
+        grep -vE '^[[:space:]]+Multicast.pml:' variant.log | head -40
+        fail "the variant $bug ($what) was not rejected for $property: ${first:-no error found}"
+    fi
+    counterexample "$number" "$only" >"$trails/$bug.txt"
+    printf 'rejected  %-28s %s\n' "$bug" "$what"
+    printf '          %s: %s\n' "$property" "${first#pan:1: }"
+    printf '          %s; counterexample of %s steps, ending:\n' "$(figures variant.log)" \
+        "$(sed -n 's/.*(at depth \([0-9]*\))$/\1/p' <<<"$first")"
+    tail -5 "$trails/$bug.txt"
+    rejected=$((rejected + 1))
+done
+
+if [[ -n "${MODEL_TRAILS:-}" ]]; then
+    echo "each counterexample, in full: $trails/BUG.txt"
+else
+    echo "MODEL_TRAILS=DIR keeps each counterexample, in full, in DIR/BUG.txt"
+fi
+
+step "figures"
+echo "model: $model_figures; no error, every path reached"
+echo "bug variants: $rejected of ${#variants[@]} rejected, each for its property"
+echo "model checks passed in $((SECONDS - started)) s"

@@ -1,0 +1,1291 @@
+/*
+ * Multicast's concurrency protocol, for Spin: passes, removals, adds, a death and storage swaps, as
+ * Sources/Multicast/Internal implements them. Each inline is named after the Swift function whose step it
+ * models (`Registry_unregister_current` is the first part of `_Registry.unregister(at:)`). The bounds, the
+ * assumptions and the mapping to the library are in
+ * Sources/Multicast/Multicast.docc/CheckingThreadSafety.md; Scripts/check-model.sh runs the checks.
+ *
+ * Steps. A statement, a `d_step` or an `atomic` block is one indivisible step, and Spin explores every order
+ * of the steps of the threads. Each word that a thread reads or writes without the lock (a slot's key, a
+ * storage's readers word, an object's strong count) is touched in a step of its own, so every order of those
+ * accesses is explored. Work under the lock on state that only the lock holder reaches (the index, the
+ * pending list, slots past `count`, a storage that no pass reads) shares the step of a neighbouring access:
+ * no other thread can see it in between, so running it earlier or later changes nothing that can be seen
+ * (Lipton's reduction: a step holds at most one access that other threads race with).
+ *
+ * Properties are `check(property, condition)`: an assertion whose text, which pan quotes when it fails,
+ * names the property. Each property is a hidden byte, 0 unless a run switches the property off.
+ *
+ * Variants. The verifier is compiled once; the environment variable MODEL_BUG plants one deliberate
+ * protocol error (a BUG_... below), and MODEL_PROPERTY switches off every property but one, so that the
+ * first error pan reports is that property's. With neither set, this is the protocol as the library has it.
+ */
+
+/* ---- Properties -------------------------------------------------------------------------------------------------- */
+
+#define check(property, condition) assert((condition) || property)
+
+/* A pass calls a delegate whose removal returned before the pass started. */
+hidden byte new_pass_calls_removed;
+/* A pass calls a delegate whose removal returned before the pass read its slot. */
+hidden byte removed_before_turn_called;
+/* A pass calls a delegate added after the pass started. */
+hidden byte added_during_pass_called;
+/* A pass calls delegates out of registration order, or one twice. */
+hidden byte called_out_of_order;
+/* A registered delegate is skipped by a pass, or unregistered, though it was neither removed nor dead. */
+hidden byte live_delegate_dropped;
+/* A storage is freed while a pass may read it, or a pass reads a freed storage. */
+hidden byte storage_freed_while_read;
+/* Slots of a storage are moved or rewritten while a pass may read it. */
+hidden byte storage_rewritten_while_read;
+/* What a slot owns is released while a pass may read the slot, or a pass reads a slot that owns nothing. */
+hidden byte reference_released_while_read;
+/* What a slot owns is released twice, or a strong delegate loses more references than it had. */
+hidden byte reference_released_twice;
+/* Once every thread is done, an older storage, a removed strong delegate or a slot's reference is still held. */
+hidden byte never_released;
+/* The index, the pending list or the vacancy counts disagree with the current storage's slots. */
+hidden byte registry_and_index_disagree;
+/* Not a property of the library: a path needs more storages or capacity than the model has. Never off. */
+hidden byte model_bound_exceeded;
+
+/* ---- Bug variants ------------------------------------------------------------------------------------------------ */
+
+#define BUG_REMOVE_SKIPS_CURRENT_MARK    1   /* unregister leaves the slot in the current storage unmarked */
+#define BUG_REMOVE_SKIPS_OLDER_MARKS     2   /* unregister leaves the slots in older, still read storages unmarked */
+#define BUG_PASS_READS_COUNT_EACH_TURN   3   /* a pass reads its storage's slot count again at each turn */
+#define BUG_ADD_REUSES_VACANCY           4   /* add puts the registration in a removed slot of a full, unread storage */
+#define BUG_PASS_ENTERS_BEFORE_LOCK      5   /* a pass reads the current storage and its count before the lock */
+#define BUG_RETIRE_FREES_READ_STORAGE    6   /* retire frees the replaced storage whatever its readers */
+#define BUG_COMPACT_IN_PLACE_WHILE_READ  7   /* rebuild compacts in place whether or not passes read the storage */
+#define BUG_COLLECT_IGNORES_READERS      8   /* collect releases pending weak slots whatever the readers */
+#define BUG_MOVE_KEEPS_SOURCE_OWNING     9   /* transfer moves a slot without marking the source released */
+#define BUG_NO_COLLECT_ON_LEAVE         10   /* isUnreadElseCollectOnLeave never sets the collect bit */
+#define BUG_NO_REINDEX                  11   /* a rebuild into a new storage keeps the old index */
+#define BUG_RECLAIM_IGNORES_KEY         12   /* reclaim unregisters a noted position without comparing its key */
+#define BUG_DISPOSE_UNDER_LOCK          13   /* garbage is disposed of before the lock is released */
+
+hidden byte bug;                  /* the planted bug, 0 for none */
+#define planted(b) (bug == (b))
+
+c_code {
+/* Reads MODEL_BUG (a number above) and MODEL_PROPERTY (a property's name) from the environment. */
+static void
+model_select_variant(void)
+{
+    struct { const char *name; uchar *off; } properties[] = {
+        { "new_pass_calls_removed", &new_pass_calls_removed },
+        { "removed_before_turn_called", &removed_before_turn_called },
+        { "added_during_pass_called", &added_during_pass_called },
+        { "called_out_of_order", &called_out_of_order },
+        { "live_delegate_dropped", &live_delegate_dropped },
+        { "storage_freed_while_read", &storage_freed_while_read },
+        { "storage_rewritten_while_read", &storage_rewritten_while_read },
+        { "reference_released_while_read", &reference_released_while_read },
+        { "reference_released_twice", &reference_released_twice },
+        { "never_released", &never_released },
+        { "registry_and_index_disagree", &registry_and_index_disagree },
+    };
+    const char *planted = getenv("MODEL_BUG"), *only = getenv("MODEL_PROPERTY");
+    int i, count = sizeof properties / sizeof properties[0], known = 0;
+    bug = planted ? atoi(planted) : 0;
+    if (!only || !*only) return;
+    for (i = 0; i < count; i++) {
+        *properties[i].off = strcmp(properties[i].name, only) != 0;
+        known |= strcmp(properties[i].name, only) == 0;
+    }
+    if (!known && strcmp(only, "none") != 0) {
+        printf("model: unknown MODEL_PROPERTY %s\n", only);
+        exit(2);
+    }
+}
+}
+
+/* ---- Paths that the bounds must reach ---------------------------------------------------------------------------- */
+
+/* Each is set, in a d_step (so that backtracking does not undo it), when a search goes down the path; pan
+   prints which were reached when it exits. */
+hidden byte path_growth, path_compaction_in_place, path_rebuild_copies_read_storage,
+    path_rebuild_moves_unread_storage, path_storage_retired_while_read, path_replaced_storage_freed_at_once,
+    path_removal_marks_older_storage, path_last_reader_collects, path_older_storage_freed_by_collect,
+    path_collect_bit_set_after_last_reader_left, path_pending_slots_released, path_pending_slots_wait_for_readers,
+    path_add_finds_storage_full, path_dead_delegate_reclaimed, path_reclaim_skips_changed_slot, path_nested_pass,
+    path_pass_skips_removed, path_pass_skips_dead, path_remove_all, path_strong_delegate_released_after_pass;
+#define reached(path) path = 1
+
+c_code {
+static void
+model_report_paths(void)
+{
+    struct { const char *name; uchar *reached; } paths[] = {
+        { "growth", &path_growth },
+        { "compaction_in_place", &path_compaction_in_place },
+        { "rebuild_copies_read_storage", &path_rebuild_copies_read_storage },
+        { "rebuild_moves_unread_storage", &path_rebuild_moves_unread_storage },
+        { "storage_retired_while_read", &path_storage_retired_while_read },
+        { "replaced_storage_freed_at_once", &path_replaced_storage_freed_at_once },
+        { "removal_marks_older_storage", &path_removal_marks_older_storage },
+        { "last_reader_collects", &path_last_reader_collects },
+        { "older_storage_freed_by_collect", &path_older_storage_freed_by_collect },
+        { "collect_bit_set_after_last_reader_left", &path_collect_bit_set_after_last_reader_left },
+        { "pending_slots_released", &path_pending_slots_released },
+        { "pending_slots_wait_for_readers", &path_pending_slots_wait_for_readers },
+        { "add_finds_storage_full", &path_add_finds_storage_full },
+        { "dead_delegate_reclaimed", &path_dead_delegate_reclaimed },
+        { "reclaim_skips_changed_slot", &path_reclaim_skips_changed_slot },
+        { "nested_pass", &path_nested_pass },
+        { "pass_skips_removed", &path_pass_skips_removed },
+        { "pass_skips_dead", &path_pass_skips_dead },
+        { "remove_all", &path_remove_all },
+        { "strong_delegate_released_after_pass", &path_strong_delegate_released_after_pass },
+    };
+    int i;
+    for (i = 0; i < (int)(sizeof paths / sizeof paths[0]); i++)
+        printf("path %s: %s\n", paths[i].name, *paths[i].reached ? "reached" : "NOT reached");
+}
+}
+
+/* ---- Bounds ------------------------------------------------------------------------------------------------------ */
+
+#define NS            5   /* storages: the first, and each that a rebuild or removeAll allocates */
+#define MAXCAP        5   /* the largest capacity a storage is given */
+#define NOBJ          4   /* delegates */
+#define NONE          255
+
+/* The two constants of the rebuild policy, scaled down so that three or four delegates reach every rebuild. */
+#define SPARSE_MIN    1   /* compactIfSparse rebuilds from this many vacancies on (16 in the library) */
+#define MIN_CAPACITY  2   /* roomyCapacity is at least this (8 in the library) */
+
+#define roomyCapacity(live) ((live) + (live) * 3 / 4 > MIN_CAPACITY -> (live) + (live) * 3 / 4 : MIN_CAPACITY)
+
+/* The delegates; d0 is the one strong delegate. */
+#define D0  0   /* strong; removed by the remover, which holds a reference to it until then */
+#define D1  1   /* weak, alive throughout; removed by the remover, or by its removeAll */
+#define D2  2   /* weak; may die at any moment */
+#define D3  3   /* weak; added by the adder */
+
+/* Threads, as the lock records its owner; 0 is a free lock. Both passes of the caller run on its thread. */
+#define CALLER   1
+#define REMOVER  2
+#define ADDER    3
+
+/* ---- _SlotKey: registration << 2 | strong bit 1 | released bit 2; removed is the sign bit ------------------------ */
+
+#define STRONG_BIT    1
+#define RELEASED_BIT  2
+#define REMOVED_BIT   (-32768)   /* the sign bit of a 16-bit key, as Int.min is the library's */
+
+#define makeKey(registration, strong)  ((registration) * 4 + (strong))
+#define isCallable(key)       ((key) > 0)
+#define isStrong(key)         (((key) & STRONG_BIT) != 0)
+#define ownsReferences(key)   (((key) & RELEASED_BIT) == 0)
+#define registrationOf(key)   (((key) & 32767) / 4)
+#define removedKey(key)       ((key) | REMOVED_BIT)
+#define releasedKey(key)      ((key) | RELEASED_BIT | REMOVED_BIT)
+
+/* ---- Shared memory ----------------------------------------------------------------------------------------------- */
+
+#define UNUSED     0
+#define ALLOCATED  1
+#define FREED      2
+
+/* _Storage: the header {count, readers} and the slots. */
+typedef Storage {
+    byte state;
+    byte capacity;
+    byte count;
+    byte readers;         /* _Readers: the passes counted in ... */
+    bit collect;          /* ... and the collect bit, of one word */
+    byte passes;          /* ghost: the passes that may read the storage, counted apart from the readers word */
+    short key[MAXCAP];    /* _Slot.key, loaded and stored atomically */
+    byte object[MAXCAP];  /* the object whose delegate and weak reference the slot holds */
+    bit owns[MAXCAP];     /* ghost: the slot owns its references (set by occupy and transfer, cleared by release) */
+};
+Storage st[NS];
+byte allocated;           /* storages allocated so far; never reused, so a freed one stays FREED */
+
+/* _Registry */
+byte storage;             /* the current storage */
+bit retired[NS];          /* older storages that passes still read */
+byte index[NOBJ];         /* _SlotIndex, as a map: object -> its position in the current storage, or NONE */
+bit pending[MAXCAP];      /* positions of removed slots of the current storage that still own references */
+byte pendingStrong;
+byte vacancies;
+byte lastRegistration;
+
+/* _Locked: the thread that holds the mutex, 0 when it is free */
+byte lockOwner;
+
+/* Strong references to each object: its owner's, the slots' for a strong delegate, the garbage's. A weak
+   delegate is alive while this is not 0; a weak reference does not count. */
+byte refs[NOBJ];
+bit deinitialized;        /* ghost: d0's deinit ran */
+
+/* Ghosts, one bit per registration: registered now; removal returned. */
+byte registeredSet;
+byte removalReturnedSet;
+#define bitOf(r)  (1 << (r))
+
+bit nestedRunning;        /* the caller's nested pass runs: the outer pass is inside a delegate call */
+
+/* Scratch variables used within one step only: hidden, so they take no room in a state. A step sets each
+   before it reads it. */
+hidden byte found, o, c, pos, target, lo, hi, mid, new, a1, a2, a3;
+hidden short k;
+hidden byte returned, isRead;
+
+/* The variables of a thread that changes the registry; each is set back to 0 after use, so that it does not
+   multiply states. */
+#define REGISTRY_VARIABLES \
+    byte bugHere = bug;    /* the planted bug, in a local for tests outside a d_step */ \
+    byte p, r, t, old, capacity; \
+    byte returnedRegistrations;  /* registrations whose removal returns when the lock is released */ \
+    bit decided, unread, deinit; \
+    byte garbageStorages;  /* _Garbage.storages, one bit per storage */ \
+    byte garbageStrong     /* _Garbage.delegates: references to d0 */
+
+/* The variables of a thread that makes passes. */
+#define PASS_VARIABLES \
+    byte s, end, i, deadAt; \
+    short deadKey[MAXCAP]; \
+    bit last
+
+/* ---- _Locked.withLock -------------------------------------------------------------------------------------------- */
+
+/* The first statement of the step that takes the lock. */
+inline Lock_acquire() {
+    lockOwner == 0 -> lockOwner = thread
+}
+
+/* Leaves the critical region: the registry must agree with itself whenever the lock is free. */
+inline Lock_release() {
+    Registry_agrees();
+    removalReturnedSet = removalReturnedSet | returnedRegistrations;
+    returnedRegistrations = 0;
+    lockOwner = 0
+}
+
+/* The registry's invariant: the index, `pending`, `pendingStrong` and `vacancies` describe the current
+   storage's slots, which are in registration order, and its callable slots are the registered registrations. */
+inline Registry_agrees() {
+    a1 = 0; a2 = 0; a3 = 0;   /* a2: callable slots; a3: pending strong slots */
+    do
+    :: a1 < st[storage].count ->
+        if
+        :: isCallable(st[storage].key[a1]) ->
+            a2++;
+            check(registry_and_index_disagree,
+                index[st[storage].object[a1]] == a1 && !pending[a1] &&
+                (registeredSet & bitOf(registrationOf(st[storage].key[a1]))) != 0)
+        :: else ->
+            check(registry_and_index_disagree, pending[a1] == ownsReferences(st[storage].key[a1]));
+            if
+            :: pending[a1] && isStrong(st[storage].key[a1]) -> a3++
+            :: else
+            fi
+        fi;
+        check(registry_and_index_disagree,
+            a1 == 0 || registrationOf(st[storage].key[a1 - 1]) < registrationOf(st[storage].key[a1]));
+        a1++
+    :: else -> break
+    od;
+    check(registry_and_index_disagree, vacancies == st[storage].count - a2 && pendingStrong == a3);
+    do
+    :: a1 < MAXCAP -> check(registry_and_index_disagree, !pending[a1]); a1++
+    :: else -> break
+    od;
+    a1 = 0;
+    do
+    :: a1 < NOBJ ->
+        check(registry_and_index_disagree, index[a1] == NONE ||
+            (index[a1] < st[storage].count && st[storage].object[index[a1]] == a1 &&
+             isCallable(st[storage].key[index[a1]])));
+        a1++
+    :: else -> break
+    od;
+    a1 = 0; a3 = 0;
+    do   /* as many registrations as callable slots, and each of those is registered: the same ones */
+    :: a1 < 8 ->
+        if
+        :: registeredSet & bitOf(a1) -> a3++
+        :: else
+        fi;
+        a1++
+    :: else -> break
+    od;
+    check(registry_and_index_disagree, a3 == a2)
+}
+
+/* ---- _Readers ---------------------------------------------------------------------------------------------------- */
+
+/* isUnread: load(acquire) of the word; the collect bit does not count. */
+inline Readers_isUnread(rs) {
+    unread = (st[rs].readers == 0)
+}
+
+/* isUnreadElseCollectOnLeave takes two steps. This is the first, the load: */
+inline Readers_isUnreadElseCollectOnLeave_load(rs) {
+    unread = (st[rs].readers == 0 && !st[rs].collect)
+}
+
+/* ... and this begins the second: if a reader was counted, fetch_or(acquire) of the collect bit; if the count
+   was 0 by then, the last reader left meanwhile, and the word is stored back to 0 in the same step, as no
+   thread can touch it then (no reader is left, and none can enter while the lock is held). */
+inline Readers_isUnreadElseCollectOnLeave_setBit(rs) {
+    if
+    :: !unread ->
+        if
+        :: !planted(BUG_NO_COLLECT_ON_LEAVE) -> st[rs].collect = 1
+        :: else
+        fi;
+        if
+        :: st[rs].readers == 0 -> st[rs].collect = 0; unread = 1; reached(path_collect_bit_set_after_last_reader_left)
+        :: else
+        fi
+    :: else
+    fi
+}
+
+/* ---- _Slot ------------------------------------------------------------------------------------------------------- */
+
+/* release: destroys what the slot owns and marks it released; `returned` says whether it held a strong
+   delegate, which the caller releases outside the lock. */
+inline Slot_release(rs, rp) {
+    k = st[rs].key[rp];
+    returned = 0;
+    if
+    :: ownsReferences(k) ->
+        check(reference_released_while_read, st[rs].passes == 0);
+        check(reference_released_twice, st[rs].owns[rp]);
+        st[rs].owns[rp] = 0;
+        st[rs].key[rp] = releasedKey(k);
+        returned = isStrong(k);
+        check(model_bound_exceeded, !returned || st[rs].object[rp] == D0)
+    :: else
+    fi
+}
+
+/* transfer: copies the registration if passes may read the source (the target takes references of its own),
+   else moves it and marks the source released. Reads `isRead`. */
+inline Slot_transfer(fs, fp, ts, tp) {
+    k = st[fs].key[fp];
+    st[ts].key[tp] = k;
+    st[ts].object[tp] = st[fs].object[fp];
+    if
+    :: isRead ->
+        reached(path_rebuild_copies_read_storage);
+        st[ts].owns[tp] = 1;
+        if
+        :: isStrong(k) -> refs[st[fs].object[fp]]++
+        :: else
+        fi
+    :: else ->
+        reached(path_rebuild_moves_unread_storage);
+        check(storage_rewritten_while_read, st[fs].passes == 0);
+        st[ts].owns[tp] = st[fs].owns[fp];
+        st[fs].owns[fp] = 0;
+        if
+        :: !planted(BUG_MOVE_KEEPS_SOURCE_OWNING) -> st[fs].key[fp] = releasedKey(k)
+        :: else
+        fi
+    fi
+}
+
+/* ---- _Storage ---------------------------------------------------------------------------------------------------- */
+
+inline Storage_make(minimumCapacity) {
+    check(model_bound_exceeded, allocated < NS && minimumCapacity <= MAXCAP);
+    new = allocated;
+    allocated++;
+    st[new].state = ALLOCATED;
+    st[new].capacity = minimumCapacity
+}
+
+/* position(ofRegistration:): binary search of the slots, which are in registration order. Sets `found`. */
+inline Storage_position(ps, registration) {
+    lo = 0; hi = st[ps].count; found = NONE;
+    do
+    :: lo < hi ->
+        mid = (lo + hi) / 2;
+        if
+        :: registrationOf(st[ps].key[mid]) == registration -> found = mid; lo = hi
+        :: registrationOf(st[ps].key[mid]) < registration -> lo = mid + 1
+        :: registrationOf(st[ps].key[mid]) > registration -> hi = mid
+        fi
+    :: else -> break
+    od
+}
+
+/* releaseSlots, called by _Garbage.dispose outside the lock: each strong delegate that a slot returns is
+   released at once; `deinit` says that was d0's last reference (its deinit runs in the next step). */
+inline Storage_releaseSlots(rs) {
+    pos = 0;
+    do
+    :: pos < st[rs].count ->
+        Slot_release(rs, pos);
+        if
+        :: returned ->
+            check(reference_released_twice, refs[D0] > 0);
+            refs[D0]--;
+            deinit = (refs[D0] == 0)
+        :: else
+        fi;
+        pos++
+    :: else -> break
+    od;
+    st[rs].count = 0
+}
+
+/* ---- _Registry --------------------------------------------------------------------------------------------------- */
+
+/* find: the index's entry for the object, checked against its slot: callable, and strong or alive. Sets `p`. */
+inline Registry_find(fo) {
+    p = index[fo];
+    if
+    :: p != NONE ->
+        check(registry_and_index_disagree, p < st[storage].count && st[storage].object[p] == fo);
+        if
+        :: isCallable(st[storage].key[p]) && (isStrong(st[storage].key[p]) || refs[fo] > 0)
+        :: else -> p = NONE
+        fi
+    :: else
+    fi
+}
+
+/* enterPass: counts the pass in (_Readers.enter: fetch_add, under the lock) and notes the slot count. */
+inline Registry_enterPass() {
+    s = storage;
+    st[s].readers++;
+    st[s].passes++;
+    end = st[s].count
+}
+
+inline Registry_markRemoved(ms, mp) {
+    if
+    :: isCallable(st[ms].key[mp]) -> st[ms].key[mp] = removedKey(st[ms].key[mp])
+    :: else
+    fi
+}
+
+/* Moves `t` on to the next retired storage, or to NS. */
+inline Registry_nextRetired() {
+    do
+    :: t < NS && !retired[t] -> t++
+    :: else -> break
+    od;
+    skip   /* a d_step may not end with a loop, whose `break` would leave it */
+}
+
+/* unregister(at:), first part, within the caller's step: marks the slot in the current storage, and records
+   it as pending and vacant. Sets `r`, the registration, and `t`, the first retired storage. */
+inline Registry_unregister_current(up) {
+    r = registrationOf(st[storage].key[up]);
+    registeredSet = registeredSet & ~bitOf(r);
+    if
+    :: !planted(BUG_REMOVE_SKIPS_CURRENT_MARK) -> Registry_markRemoved(storage, up)
+    :: else
+    fi;
+    pending[up] = 1;
+    if
+    :: isStrong(st[storage].key[up]) -> pendingStrong++
+    :: else
+    fi;
+    vacancies++;
+    t = 0;
+    Registry_nextRetired()
+}
+
+/* unregister(at:), second part: marks the registration's slot in each older storage that passes still read,
+   one storage per step. */
+inline Registry_unregister_older() {
+    do
+    :: t < NS ->
+        d_step {
+            Storage_position(t, r);
+            if
+            :: found != NONE && !planted(BUG_REMOVE_SKIPS_OLDER_MARKS) ->
+                if
+                :: isCallable(st[t].key[found]) -> reached(path_removal_marks_older_storage)
+                :: else
+                fi;
+                Registry_markRemoved(t, found)
+            :: else
+            fi;
+            t++;
+            Registry_nextRetired()
+        }
+    :: else -> break
+    od;
+    t = 0
+}
+
+inline Registry_forgetRemovedSlots() {
+    a1 = 0;
+    do
+    :: a1 < MAXCAP -> pending[a1] = 0; a1++
+    :: else -> break
+    od;
+    pendingStrong = 0;
+    vacancies = 0
+}
+
+/* reindex: files each callable slot of the current storage in a new index. */
+inline Registry_reindex() {
+    a1 = 0;
+    do
+    :: a1 < NOBJ -> index[a1] = NONE; a1++
+    :: else -> break
+    od;
+    a1 = 0;
+    do
+    :: a1 < st[storage].count ->
+        if
+        :: isCallable(st[storage].key[a1]) -> index[st[storage].object[a1]] = a1
+        :: else
+        fi;
+        a1++
+    :: else -> break
+    od
+}
+
+/* compactInPlace: drops the removed slots of the current storage, which no pass reads, releasing what they own
+   and moving the others down in order. */
+inline Registry_compactInPlace() {
+    reached(path_compaction_in_place);
+    check(storage_rewritten_while_read, st[storage].passes == 0);
+    pos = 0; target = 0;
+    do
+    :: pos < st[storage].count ->
+        if
+        :: isCallable(st[storage].key[pos]) ->
+            if
+            :: target != pos ->
+                st[storage].key[target] = st[storage].key[pos];
+                st[storage].object[target] = st[storage].object[pos];
+                st[storage].owns[target] = st[storage].owns[pos];
+                st[storage].owns[pos] = 0
+            :: else
+            fi;
+            target++
+        :: else ->
+            Slot_release(storage, pos);
+            if
+            :: returned -> garbageStrong++
+            :: else
+            fi
+        fi;
+        pos++
+    :: else -> break
+    od;
+    st[storage].count = target;
+    Registry_forgetRemovedSlots();
+    Registry_reindex()
+}
+
+/* retire: frees the replaced storage `old` if no pass reads it, else keeps it until its last reader leaves.
+   Its first step is the load of isUnreadElseCollectOnLeave; this is its second, which begins with fetch_or
+   and may go on with work private to the lock holder. */
+inline Registry_retire_decide() {
+    Readers_isUnreadElseCollectOnLeave_setBit(old);
+    if
+    :: planted(BUG_RETIRE_FREES_READ_STORAGE) -> unread = 1
+    :: else
+    fi;
+    if
+    :: unread -> garbageStorages = garbageStorages | (1 << old); reached(path_replaced_storage_freed_at_once)
+    :: else -> retired[old] = 1; reached(path_storage_retired_while_read)
+    fi;
+    unread = 0
+}
+
+/* rebuild(capacity:): compacts in place if no pass reads the storage and it is the right size; else copies or
+   moves the callable slots into a new storage, which becomes current, and retires the old one. The first
+   step loads the readers word once (isUnread); the rest of it is private to the lock holder. */
+inline Registry_rebuild() {
+    d_step {
+        old = storage;
+        isRead = (st[old].readers != 0);
+        if
+        :: (!isRead || planted(BUG_COMPACT_IN_PLACE_WHILE_READ)) &&
+           capacity <= st[old].capacity && st[old].capacity <= capacity * 2 ->
+            Registry_compactInPlace()
+        :: else ->
+            Storage_make(capacity);
+            if
+            :: capacity > st[old].capacity -> reached(path_growth)
+            :: else
+            fi;
+            pos = 0; target = 0;
+            do
+            :: pos < st[old].count ->
+                if
+                :: isCallable(st[old].key[pos]) -> Slot_transfer(old, pos, new, target); target++
+                :: else
+                fi;
+                pos++
+            :: else -> break
+            od;
+            st[new].count = target;
+            storage = new;
+            if
+            :: target != st[old].count && !planted(BUG_NO_REINDEX) -> Registry_reindex()
+            :: else
+            fi;
+            Registry_forgetRemovedSlots()
+        fi;
+        capacity = 0;
+        if
+        :: old == storage -> old = NONE   /* compacted in place: nothing to retire */
+        :: else
+        fi
+    }
+    if
+    :: old != NONE ->
+        Readers_isUnreadElseCollectOnLeave_load(old);
+        d_step { Registry_retire_decide(); old = 0 }
+    :: else -> old = 0
+    fi
+}
+
+/* compactIfSparse: rebuilds once vacancies are three eighths of the slots and no pass reads the storage, or
+   once they are half of them whatever passes do. */
+inline Registry_compactIfSparse() {
+    d_step {
+        c = st[storage].count;
+        decided = 0;
+        if
+        :: vacancies >= SPARSE_MIN && vacancies * 8 >= c * 3 ->
+            if
+            :: vacancies * 2 >= c -> decided = 1
+            :: else -> Readers_isUnread(storage); decided = unread; unread = 0
+            fi;
+            capacity = roomyCapacity(c - vacancies)
+        :: else
+        fi
+    }
+    if
+    :: decided -> decided = 0; Registry_rebuild()
+    :: else -> capacity = 0
+    fi
+}
+
+/* collect: frees the older storages that no pass reads any more (else asks their last reader to), and
+   releases the pending slots once no pass reads the current storage (for a strong one, asking the last
+   reader to; weak references wait for the next change). Its first part may go into the caller's step. */
+inline Registry_collect_first() {
+    t = 0;
+    Registry_nextRetired();
+    if
+    :: t < NS -> Readers_isUnreadElseCollectOnLeave_load(t)
+    :: else
+    fi
+}
+
+inline Registry_collect_rest() {
+    do
+    :: t < NS ->
+        d_step {
+            Readers_isUnreadElseCollectOnLeave_setBit(t);
+            if
+            :: unread ->
+                retired[t] = 0;
+                garbageStorages = garbageStorages | (1 << t);
+                reached(path_older_storage_freed_by_collect)
+            :: else
+            fi;
+            unread = 0;
+            t++;
+            Registry_nextRetired()
+        }
+        if
+        :: t < NS -> Readers_isUnreadElseCollectOnLeave_load(t)
+        :: else
+        fi
+    :: else -> break
+    od;
+    atomic {
+        t = 0;
+        a1 = 0; decided = 0;
+        do
+        :: a1 < MAXCAP -> decided = decided || pending[a1]; a1++
+        :: else -> break
+        od;
+        if
+        :: decided && pendingStrong > 0 -> Readers_isUnreadElseCollectOnLeave_load(storage)
+        :: decided && pendingStrong == 0 && planted(BUG_COLLECT_IGNORES_READERS) -> unread = 1
+        :: decided && pendingStrong == 0 && !planted(BUG_COLLECT_IGNORES_READERS) -> Readers_isUnread(storage)
+        :: else
+        fi
+    }
+    if
+    :: decided ->
+        d_step {
+            if
+            :: pendingStrong > 0 -> Readers_isUnreadElseCollectOnLeave_setBit(storage)
+            :: else
+            fi;
+            if
+            :: unread ->
+                reached(path_pending_slots_released);
+                pos = 0;
+                do
+                :: pos < MAXCAP ->
+                    if
+                    :: pending[pos] ->
+                        Slot_release(storage, pos);
+                        if
+                        :: returned -> garbageStrong++
+                        :: else
+                        fi;
+                        pending[pos] = 0
+                    :: else
+                    fi;
+                    pos++
+                :: else -> break
+                od;
+                pendingStrong = 0
+            :: else -> reached(path_pending_slots_wait_for_readers)
+            fi;
+            unread = 0;
+            decided = 0
+        }
+    :: else
+    fi
+}
+
+inline Registry_collect() {
+    d_step { Registry_collect_first() }
+    Registry_collect_rest()
+}
+
+/* withLock { reclaim(_:keys:) }: unregisters the weak delegates that a scan found dead, at the positions and
+   with the keys it saw; a slot whose key differs no longer holds that registration. The step that takes the
+   lock finds the first such slot and marks it; each later step, the next one. */
+inline Registry_findReclaimable() {
+    do
+    :: i < MAXCAP && (deadAt & (1 << i)) == 0 -> i++
+    :: i < MAXCAP && (deadAt & (1 << i)) != 0 && i >= st[storage].count ->
+        i = MAXCAP   /* `break`: the positions grow, so the rest are past the end too */
+    :: i < MAXCAP && (deadAt & (1 << i)) != 0 && i < st[storage].count && st[storage].key[i] != deadKey[i] &&
+       !planted(BUG_RECLAIM_IGNORES_KEY) ->
+        reached(path_reclaim_skips_changed_slot);
+        i++          /* `continue`: the slot no longer holds that registration */
+    :: else -> break
+    od;
+    if
+    :: i < MAXCAP ->
+        reached(path_dead_delegate_reclaimed);
+        o = st[storage].object[i];
+        check(registry_and_index_disagree, index[o] == i);
+        check(live_delegate_dropped, refs[o] == 0);   /* a dead object stays dead */
+        index[o] = NONE;
+        Registry_unregister_current(i)
+    :: else
+    fi
+}
+
+inline Registry_reclaim() {
+    d_step { Lock_acquire(); i = 0; Registry_findReclaimable() }
+    do
+    :: i < MAXCAP ->
+        Registry_unregister_older();
+        r = 0;
+        d_step { i++; Registry_findReclaimable() }
+    :: else -> break
+    od;
+    i = 0;
+    do   /* the noted positions and keys go */
+    :: i < MAXCAP -> deadKey[i] = 0; i++
+    :: else -> break
+    od;
+    i = 0;
+    deadAt = 0;
+    Registry_compactIfSparse();
+    Registry_collect()
+}
+
+/* ---- _Garbage.dispose, outside the lock -------------------------------------------------------------------------- */
+
+/* d0's deinit uses the multicast (it takes the lock), as a delegate's deinit may. */
+inline Delegate_deinit() {
+    if
+    :: deinit ->
+        d_step {
+            lockOwner == 0 ->
+            deinit = 0;
+            deinitialized = 1;
+            if
+            :: thread == CALLER -> reached(path_strong_delegate_released_after_pass)
+            :: else
+            fi
+        }
+    :: else
+    fi
+}
+
+inline Garbage_dispose() {
+    do
+    :: garbageStorages != 0 ->
+        d_step {   /* the first storage in the garbage: releaseSlots, then it is freed */
+            t = 0;
+            do
+            :: (garbageStorages & (1 << t)) == 0 -> t++
+            :: else -> break
+            od;
+            check(storage_freed_while_read, st[t].passes == 0);
+            Storage_releaseSlots(t);
+            st[t].state = FREED;
+            garbageStorages = garbageStorages & ~(1 << t);
+            t = 0
+        }
+        Delegate_deinit()
+    :: else -> break
+    od;
+    if
+    :: garbageStrong > 0 ->
+        d_step {
+            check(reference_released_twice, refs[D0] >= garbageStrong);
+            refs[D0] = refs[D0] - garbageStrong;
+            garbageStrong = 0;
+            deinit = (refs[D0] == 0)
+        }
+        Delegate_deinit()
+    :: else
+    fi
+}
+
+/* The end of each public entry point: `let garbage = _core.withLock { ... }; garbage.dispose()`. */
+inline Lock_release_then_dispose() {
+    if
+    :: bugHere != BUG_DISPOSE_UNDER_LOCK ->
+        d_step { Lock_release() }
+        Garbage_dispose()
+    :: else ->
+        Garbage_dispose();
+        d_step { Lock_release() }
+    fi
+}
+
+/* ---- _Pass ------------------------------------------------------------------------------------------------------- */
+
+/* finish: _Readers.leave, fetch_sub(release), which says whether this was the last reader with the collect bit
+   set; that reader collects (_Pass.collect). */
+inline Readers_leave() {
+    last = (st[s].collect && st[s].readers == 1);
+    st[s].readers--;
+    st[s].passes--;
+    s = 0
+}
+
+inline Pass_finish() {
+    d_step { Readers_leave() }
+    Pass_collectIfLast()
+}
+
+inline Pass_collectIfLast() {
+    if
+    :: last ->
+        last = 0;
+        d_step { Lock_acquire(); reached(path_last_reader_collects); Registry_collect_first() }
+        Registry_collect_rest();
+        Lock_release_then_dispose()
+    :: else
+    fi
+}
+
+/* ---- MulticastDelegate ------------------------------------------------------------------------------------------- */
+
+/* _reclaimDeadDelegates: a pass that notes the callable weak slots whose weak load is nil, then reclaim under
+   the lock. The scan's loads are one step: keys only ever become removed, and a dead object stays dead, so
+   loads that interleave with removals and the death note what a scan at the moment it loads the dying
+   delegate's slot notes; and reclaim checks each noted key again under the lock. The scan counts itself in
+   and out as a reader in steps of their own. */
+inline MulticastDelegate_reclaimDeadDelegates() {
+    d_step { Lock_acquire(); Registry_enterPass(); lockOwner = 0 }
+    d_step {
+        check(storage_freed_while_read, st[s].state == ALLOCATED);
+        i = 0;
+        do
+        :: i < end ->
+            k = st[s].key[i];
+            if
+            :: isCallable(k) && !isStrong(k) ->
+                check(reference_released_while_read, st[s].owns[i]);
+                if
+                :: refs[st[s].object[i]] == 0 -> deadAt = deadAt | (1 << i); deadKey[i] = k
+                :: else
+                fi
+            :: else
+            fi;
+            i++
+        :: else -> break
+        od;
+        i = 0;
+        end = 0
+    }
+    Pass_finish();
+    if
+    :: deadAt != 0 ->
+        Registry_reclaim();
+        Lock_release_then_dispose()
+    :: else
+    fi
+}
+
+/* call, through _forEachLive: one pass. The outer pass (`nested` 0) may start a nested one (`nested` 1) from
+   inside one of its delegate calls, on the same thread. */
+proctype Pass(bit nested) {
+    byte thread = CALLER;
+    REGISTRY_VARIABLES;
+    PASS_VARIABLES;
+    byte startRegistration, lastCalled, dead, gone;
+    short key;
+    bit didNest;
+
+    /* _Pass.init: withLock { enterPass() }; the variant reads the storage and its count before the lock. */
+    if
+    :: bugHere == BUG_PASS_ENTERS_BEFORE_LOCK -> s = storage; end = st[s].count
+    :: else
+    fi;
+    d_step {
+        Lock_acquire();
+        if
+        :: !planted(BUG_PASS_ENTERS_BEFORE_LOCK) -> Registry_enterPass()
+        :: else -> st[s].readers++; st[s].passes++
+        fi;
+        startRegistration = lastRegistration;
+        gone = removalReturnedSet;
+        if
+        :: nested -> reached(path_nested_pass)
+        :: else
+        fi;
+        lockOwner = 0
+    }
+    do
+    :: i < end ->
+       d_step {   /* _Slot.lend: the key */
+           check(storage_freed_while_read, st[s].state == ALLOCATED);
+           key = st[s].key[i];
+           if
+           :: isCallable(key) ->
+               r = registrationOf(key);
+               check(new_pass_calls_removed, (gone & bitOf(r)) == 0);
+               check(removed_before_turn_called, (removalReturnedSet & bitOf(r)) == 0);
+               check(added_during_pass_called, r <= startRegistration);
+               check(called_out_of_order, r > lastCalled);
+               lastCalled = r;
+               /* a strong delegate is lent without a retain; a weak one's reference is loaded next */
+               check(reference_released_while_read, st[s].owns[i]);
+               r = 0
+           :: else ->
+               reached(path_pass_skips_removed);
+               check(live_delegate_dropped, (registeredSet & bitOf(registrationOf(key))) == 0);
+               key = 0;
+               i++
+           fi;
+           if
+           :: planted(BUG_PASS_READS_COUNT_EACH_TURN) -> end = st[s].count
+           :: else
+           fi
+       }
+       if
+       :: key != 0 && !isStrong(key) ->
+          d_step {   /* _Slot.lend: the weak load */
+              check(storage_freed_while_read, st[s].state == ALLOCATED);
+              check(reference_released_while_read, st[s].owns[i]);
+              if
+              :: refs[st[s].object[i]] == 0 -> dead++; key = 0; i++; reached(path_pass_skips_dead)
+              :: else
+              fi
+          }
+       :: else
+       fi;
+       if
+       :: key != 0 ->   /* the delegate is called, with no lock held */
+           if
+           :: !nested && !didNest ->   /* ... and starts a nested pass */
+               didNest = 1;
+               atomic { nestedRunning = 1; run Pass(1) };
+               nestedRunning == 0
+           :: true
+           fi;
+           key = 0;
+           i++
+       :: else
+       fi
+    :: else -> break
+    od;
+    atomic {
+        i = 0; startRegistration = 0; lastCalled = 0; gone = 0;
+        Readers_leave()
+    }
+    Pass_collectIfLast();
+    /* shouldReclaim(dead:) */
+    if
+    :: dead > 0 && dead * 4 >= end -> dead = 0; end = 0; MulticastDelegate_reclaimDeadDelegates()
+    :: else -> dead = 0; end = 0
+    fi;
+    if
+    :: nested -> nestedRunning = 0
+    :: else
+    fi
+}
+
+/* remove(_:): the step that takes the lock finds the slot and marks it in the current storage. */
+inline MulticastDelegate_remove(ro) {
+    d_step {
+        Lock_acquire();
+        Registry_find(ro);
+        if
+        :: p != NONE ->
+            index[ro] = NONE;
+            Registry_unregister_current(p)
+        :: else
+        fi
+    }
+    if
+    :: p != NONE ->
+        p = 0;
+        Registry_unregister_older();
+        Registry_compactIfSparse();
+        Registry_collect();
+        returnedRegistrations = bitOf(r);
+        r = 0
+    :: else
+    fi;
+    Lock_release_then_dispose()
+}
+
+/* Moves `old` and `p` on to the next slot that removeAll marks: the slots of each retired storage, then those
+   of the current one; `old` is NONE after the last. */
+inline Registry_removeAll_next() {
+    do
+    :: old != NONE && p >= st[old].count ->
+        p = 0;
+        if
+        :: old == storage -> old = NONE
+        :: else ->
+            t++;
+            Registry_nextRetired();
+            old = (t < NS -> t : storage)
+        fi
+    :: else -> break
+    od;
+    skip
+}
+
+/* removeAll(): marks each slot of each storage that passes may read, one slot per step; then retires the
+   current storage for an empty one. */
+inline MulticastDelegate_removeAll() {
+    d_step {
+        Lock_acquire();
+        reached(path_remove_all);
+        returnedRegistrations = registeredSet;
+        registeredSet = 0;
+        t = 0;
+        Registry_nextRetired();
+        old = (t < NS -> t : storage);
+        p = 0;
+        Registry_removeAll_next()
+    }
+    do
+    :: old != NONE ->
+        d_step {
+            Registry_markRemoved(old, p);
+            p++;
+            Registry_removeAll_next()
+        }
+    :: else -> break
+    od;
+    atomic {
+        t = 0; p = 0;
+        old = storage;
+        Readers_isUnreadElseCollectOnLeave_load(old)
+    }
+    d_step {
+        Registry_retire_decide();
+        Storage_make(1);   /* _Storage.make(minimumCapacity: 0) allocates at least one slot */
+        storage = new;
+        a1 = 0;
+        do
+        :: a1 < NOBJ -> index[a1] = NONE; a1++
+        :: else -> break
+        od;
+        Registry_forgetRemovedSlots();
+        old = 0
+    }
+    Registry_collect();
+    Lock_release_then_dispose()
+}
+
+/* Removes d0, then d1 or everything. */
+proctype Remover() {
+    byte thread = REMOVER;
+    REGISTRY_VARIABLES;
+
+    MulticastDelegate_remove(D0);
+    if
+    :: MulticastDelegate_remove(D1)
+    :: MulticastDelegate_removeAll()
+    fi;
+    d_step {   /* the remover drops its own reference to d0 */
+        check(reference_released_twice, refs[D0] > 0);
+        refs[D0]--;
+        deinit = (refs[D0] == 0)
+    }
+    Delegate_deinit()
+}
+
+/* add(_:retention:) of d3, weak: Registry.add; on .full, _reclaimDeadDelegates and a second try, which may
+   grow the storage. */
+proctype Adder() {
+    byte thread = ADDER;
+    REGISTRY_VARIABLES;
+    PASS_VARIABLES;
+    bit mayGrow, outOfRoom, reused;
+
+    do
+    :: d_step {
+           Lock_acquire();
+           Registry_find(D3);
+           check(model_bound_exceeded, p == NONE);   /* d3 is added once */
+           p = 0;
+           c = st[storage].count;
+           decided = c == st[storage].capacity;
+           outOfRoom = decided && !mayGrow && roomyCapacity(c - vacancies) > st[storage].capacity;
+           capacity = roomyCapacity(c - vacancies);
+           if
+           :: outOfRoom -> reached(path_add_finds_storage_full)
+           :: else
+           fi;
+           /* the variant fills the first vacant slot of a full storage that no pass reads */
+           if
+           :: planted(BUG_ADD_REUSES_VACANCY) && !outOfRoom && decided && vacancies > 0 &&
+              st[storage].readers == 0 ->
+               decided = 0;
+               reused = 1;
+               pos = 0;
+               do
+               :: isCallable(st[storage].key[pos]) -> pos++
+               :: else -> break
+               od;
+               Slot_release(storage, pos);
+               if
+               :: returned -> garbageStrong++
+               :: else
+               fi;
+               if
+               :: pending[pos] && isStrong(st[storage].key[pos]) -> pendingStrong--
+               :: else
+               fi;
+               pending[pos] = 0;
+               vacancies--;
+               lastRegistration++;
+               st[storage].key[pos] = makeKey(lastRegistration, 0);
+               st[storage].object[pos] = D3;
+               st[storage].owns[pos] = 1;
+               index[D3] = pos;
+               registeredSet = registeredSet | bitOf(lastRegistration)
+           :: else
+           fi
+       }
+       if
+       :: outOfRoom ->   /* .full: reclaim the dead delegates, then try again, growing if need be */
+           outOfRoom = 0; decided = 0; capacity = 0;
+           Lock_release_then_dispose();
+           MulticastDelegate_reclaimDeadDelegates();
+           mayGrow = 1
+       :: else -> break
+       fi
+    od;
+    if
+    :: reused -> reused = 0; Registry_collect()
+    :: else ->
+        if
+        :: decided -> decided = 0; Registry_rebuild()   /* makeRoom */
+        :: else -> capacity = 0
+        fi;
+        d_step {   /* _Slot.occupy at `count`, where no pass reads; then the index */
+            check(model_bound_exceeded, st[storage].count < st[storage].capacity);
+            lastRegistration++;
+            pos = st[storage].count;
+            st[storage].key[pos] = makeKey(lastRegistration, 0);
+            st[storage].object[pos] = D3;
+            st[storage].owns[pos] = 1;
+            st[storage].count = pos + 1;
+            index[D3] = pos;
+            registeredSet = registeredSet | bitOf(lastRegistration);
+            Registry_collect_first()
+        }
+        Registry_collect_rest()
+    fi;
+    Lock_release_then_dispose()
+}
+
+/* The last strong reference to d2 goes, at any moment, or never: from then on its weak loads return nil. */
+proctype Death() {
+    if
+    :: refs[D2]--
+    :: skip
+    fi
+}
+
+init {
+    bit deinit;
+
+    c_code { model_select_variant(); atexit(model_report_paths); };
+
+    /* What three adds leave with these constants: d0 (strong), d1 and d2 (weak), registrations 1 to 3, in a
+       full storage of three slots. */
+    d_step {
+        allocated = 1;
+        storage = 0;
+        st[0].state = ALLOCATED;
+        st[0].capacity = 3;
+        st[0].count = 3;
+        st[0].key[0] = makeKey(1, 1); st[0].object[0] = D0; st[0].owns[0] = 1;
+        st[0].key[1] = makeKey(2, 0); st[0].object[1] = D1; st[0].owns[1] = 1;
+        st[0].key[2] = makeKey(3, 0); st[0].object[2] = D2; st[0].owns[2] = 1;
+        index[D0] = 0; index[D1] = 1; index[D2] = 2; index[D3] = NONE;
+        lastRegistration = 3;
+        registeredSet = bitOf(1) | bitOf(2) | bitOf(3);
+        refs[D0] = 2;   /* its slot's, and the remover's */
+        refs[D1] = 1;   /* its owner's, for good */
+        refs[D2] = 1;   /* its owner's, which Death may drop */
+        refs[D3] = 1;   /* the adder's */
+        Registry_agrees()
+    }
+    atomic {
+        run Pass(0);
+        run Remover();
+        run Adder();
+        run Death()
+    }
+
+    _nr_pr == 1;   /* every thread has returned */
+    d_step {
+        /* Each older storage was freed by its last reader, and d0, removed, was released. */
+        a1 = 0;
+        do
+        :: a1 < NS -> check(never_released, a1 == storage || st[a1].state != ALLOCATED); a1++
+        :: else -> break
+        od;
+        check(never_released, deinitialized && refs[D0] == 0);
+        /* The multicast goes: its storage's deinit releases what the slots own; then nothing owns anything. */
+        Storage_releaseSlots(storage);
+        st[storage].state = FREED;
+        a1 = 0;
+        do
+        :: a1 < NS ->
+            pos = 0;
+            do
+            :: pos < MAXCAP -> check(never_released, !st[a1].owns[pos]); pos++
+            :: else -> break
+            od;
+            a1++
+        :: else -> break
+        od;
+        skip
+    }
+}
