@@ -74,7 +74,7 @@ struct MulticastBenchmarks {
         else { usage("--count-allocations takes a contender name, N and CALLS") }
         let receivers = (0..<size).map { _ in Counter() }
         let contender = type.init(receivers)
-        for _ in 0..<calls { contender.callAll(1) }
+        callRepeatedly(contender, 1, calls)
         check(receivers.allSatisfy { $0.total == calls }, "a delegate missed calls")
     }
 
