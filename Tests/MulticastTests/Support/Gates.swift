@@ -61,9 +61,13 @@ final class Countdown: @unchecked Sendable {
     }
 }
 
-/// Whether `condition` holds within `seconds`, polled every millisecond: a test that waits for
-/// something that never happens fails within its time, instead of hanging.
-func eventually(within seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
+/// Whether `condition` holds within `seconds`, polled every millisecond: a test that waits for something that
+/// never happens fails, instead of hanging.
+///
+/// The default is long because what a test waits for may need a thread of the shared task pool, which other
+/// tests running in parallel can keep busy for as long as they run (the stress test: a minute and more under
+/// the thread sanitizer).
+func eventually(within seconds: Double = 300, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while ContinuousClock.now < deadline {
         if condition() { return true }
