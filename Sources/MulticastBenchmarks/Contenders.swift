@@ -1,5 +1,6 @@
 import Foundation
 import Multicast
+import MulticastChecks
 
 /// The delegate protocol every contender calls. Sendable, so that the churn benchmark can share a multicast.
 protocol Receiver: AnyObject, Sendable {
@@ -179,16 +180,27 @@ final class NotificationCenterStrong: Contender {
 
 // MARK: - Foundation's typed messages
 
+// Foundation has these messages on Linux from Swift 6.2 on, and on Apple platforms from their 26 releases on;
+// elsewhere their rows stay out of the tables.
+
+/// The name of the `MainActorMessage` contender, for code that runs where it may not exist.
+let mainActorMessageName = "MainActorMessage [weak]"
+
+/// The name of the `AsyncMessage` contender, for code that runs where it may not exist.
+let asyncMessageName = "AsyncMessage [weak]"
+
 /// What Foundation's messages are about; the benchmarks observe and post them without a subject.
 final class EventSource {}
 
 /// The event as a `NotificationCenter.MainActorMessage`: posted on the main actor, delivered at once.
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 struct ReceiveMessage: NotificationCenter.MainActorMessage {
     typealias Subject = EventSource
     let value: Int
 }
 
 /// The event as a `NotificationCenter.AsyncMessage`: each observer runs in a task of its own.
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 struct AsyncReceiveMessage: NotificationCenter.AsyncMessage {
     typealias Subject = EventSource
     let value: Int
@@ -198,8 +210,9 @@ struct AsyncReceiveMessage: NotificationCenter.AsyncMessage {
 /// actor.
 ///
 /// Unchecked: only the main thread uses it.
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 final class MainActorMessageWeak: MainActorContender, @unchecked Sendable {
-    static let name = "MainActorMessage [weak]"
+    static let name = mainActorMessageName
     let center = NotificationCenter()
     var tokens: [NotificationCenter.ObservationToken] = []
 
@@ -323,11 +336,16 @@ func onMainActor(_ body: @MainActor () -> Void) {
 }
 
 /// Every contender of the call benchmarks, in table order.
-let callContenders: [any Contender.Type] = [
-    MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self, NotificationCenterStrong.self,
-    SeedOneStyle.self, SeedTwoStyle.self, StrongFloor.self, WeakFloor.self,
-    MulticastMainActor.self, MainActorMessageWeak.self,
-]
+let callContenders: [any Contender.Type] = {
+    var contenders: [any Contender.Type] = [
+        MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self, NotificationCenterStrong.self,
+        SeedOneStyle.self, SeedTwoStyle.self, StrongFloor.self, WeakFloor.self, MulticastMainActor.self,
+    ]
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        contenders.append(MainActorMessageWeak.self)
+    }
+    return contenders
+}()
 
 /// The contenders of the add-and-remove benchmark.
 let registeringContenders: [any Registering.Type] = [
@@ -378,8 +396,9 @@ final class MulticastCallConcurrently: AsyncContender {
 /// Observers of an `AsyncMessage` capturing `[weak receiver]`, kept by their tokens. `post` returns before
 /// the observers run, each in a task of its own, so the contender counts them in: what a caller that needs
 /// to know when all have run must write.
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 final class AsyncMessageWeak: AsyncContender {
-    static let name = "AsyncMessage [weak]"
+    static let name = asyncMessageName
     let center = NotificationCenter()
     let arrivals = Arrivals()
     let count: Int
@@ -404,7 +423,7 @@ final class AsyncMessageWeak: AsyncContender {
 
 /// Counts observers as they finish, and resumes the waiting caller when the last one has.
 final class Arrivals: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = CheckLock()
     private var remaining = 0
     private var waiting: UnsafeContinuation<Void, Never>?
 
@@ -427,6 +446,10 @@ final class Arrivals: @unchecked Sendable {
 }
 
 /// The contenders of the async-delivery benchmark, in table order.
-let asyncContenders: [any AsyncContender.Type] = [
-    MulticastAsyncCall.self, MulticastCallConcurrently.self, AsyncMessageWeak.self,
-]
+let asyncContenders: [any AsyncContender.Type] = {
+    var contenders: [any AsyncContender.Type] = [MulticastAsyncCall.self, MulticastCallConcurrently.self]
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        contenders.append(AsyncMessageWeak.self)
+    }
+    return contenders
+}()

@@ -1,4 +1,5 @@
 import Foundation
+import MulticastChecks
 
 /// Everything one run measured, and the targets it is held to.
 struct Report {
@@ -76,13 +77,13 @@ struct Report {
             largeSizes.map { median(NotificationCenterWeak.name, $0) / median(MulticastWeak.name, $0) }.min() ?? .nan
         ratio("NotificationCenter [weak] / weak call, N >= 10 (worst)", speedup, atLeast: 1.8, digits: 1)
         let messageSpeedup =
-            settings.callSizes.map { median(MainActorMessageWeak.name, $0) / median(MulticastMainActor.name, $0) }
+            settings.callSizes.map { median(mainActorMessageName, $0) / median(MulticastMainActor.name, $0) }
             .min() ?? .nan
         ratio("MainActorMessage [weak] / @MainActor weak call, any N (worst)", messageSpeedup, atLeast: 2, digits: 1)
         let asyncSpeedup =
             settings.callSizes.compactMap { size in
                 asyncDelivery[size].map {
-                    ($0[AsyncMessageWeak.name]?.median ?? .nan) / ($0[MulticastCallConcurrently.name]?.median ?? .nan)
+                    ($0[asyncMessageName]?.median ?? .nan) / ($0[MulticastCallConcurrently.name]?.median ?? .nan)
                 }
             }.min() ?? .nan
         // Both start a task per delegate: on par, within the noise of task scheduling on a shared machine.
@@ -311,7 +312,7 @@ func countAllocations(_ contenders: [any Contender.Type], sizes: [Int]) -> [Stri
 
 /// Results that concurrent runs deliver.
 final class Counts: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = CheckLock()  // NSLock's withLock needs macOS 14
     private var values: [Int?]
     init(_ count: Int) { values = Array(repeating: nil, count: count) }
     subscript(index: Int) -> Int? {

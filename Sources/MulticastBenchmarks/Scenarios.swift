@@ -227,7 +227,7 @@ struct UnsafeReceiver: @unchecked Sendable {
 
 /// A flag one thread sets and another polls.
 final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = CheckLock()  // NSLock's withLock needs macOS 14
     private var value = false
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
@@ -295,15 +295,15 @@ final class Delivered<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var value: Value?
     func set(_ newValue: Value) {
-        condition.withLock {
-            value = newValue
-            condition.signal()
-        }
+        condition.lock()
+        value = newValue
+        condition.signal()
+        condition.unlock()
     }
     func wait() -> Value {
-        condition.withLock {
-            while value == nil { condition.wait() }
-            return value!
-        }
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil { condition.wait() }
+        return value!
     }
 }

@@ -6,6 +6,7 @@ import Testing
 /// The pattern for SwiftUI and Observation: an `@Observable` model is the delegate, and views read the model.
 @MainActor
 @Suite struct ObservationTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func aDelegateCallInvalidatesTheObservationOfWhatItChanged() {
         let inbox = MulticastDelegate<any ObservedInboxDelegate>()
         let model = ObservedInbox()
@@ -22,6 +23,7 @@ import Testing
         #expect(model.messages == ["hi"])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func aModelNoViewOwnsIsReleasedAndNoLongerCalled() {
         let inbox = MulticastDelegate<any ObservedInboxDelegate>()
         weak var released: ObservedInbox?
@@ -42,6 +44,7 @@ protocol ObservedInboxDelegate: AnyObject {
     func inboxDidReceive(_ text: String)
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
 final class ObservedInbox: ObservedInboxDelegate {
