@@ -1,5 +1,7 @@
+// snippet.hide
 import Foundation
 
+// snippet.show
 final class Library {}
 
 struct LibraryDidSync: NotificationCenter.AsyncMessage {

@@ -1,5 +1,7 @@
+// snippet.hide
 import Foundation
 
+// snippet.show
 final class TabBar {}
 
 struct TabBarDidSelect: NotificationCenter.MainActorMessage {
