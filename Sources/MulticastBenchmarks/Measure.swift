@@ -18,6 +18,9 @@ struct Figure: Codable {
     }
 
     var minimum: Double { samples.min() ?? .nan }
+
+    /// The median, then the minimum in parentheses, as the tables show a figure.
+    var cell: String { "\(format(median)) (\(format(minimum)))" }
 }
 
 /// Stops the run with a message: a benchmark whose delegates did not all run measured nothing.
@@ -67,6 +70,11 @@ func format(_ nanoseconds: Double) -> String {
     case ..<100: return String(format: "%.1f", nanoseconds)
     default: return String(format: "%.0f", nanoseconds)
     }
+}
+
+/// Prints a table with a row per contender and a column per size, each cell from `cell(name, size)`.
+func printBySize(_ names: [String], _ sizes: [Int], cell: (String, Int) -> String) {
+    printTable(["contender"] + sizes.map { "N = \($0)" }, names.map { name in [name] + sizes.map { cell(name, $0) } })
 }
 
 /// Prints rows as a Markdown table with aligned columns.

@@ -140,53 +140,26 @@ struct Report {
         printTable(
             ["contender"] + settings.callSizes.map { "N = \($0)" } + ["no delegates (ns per call)"],
             callContenders.map { type in
-                [type.name]
-                    + settings.callSizes.map { size in
-                        calls[size]?[type.name].map { "\(format($0.median)) (\(format($0.minimum)))" } ?? "-"
-                    } + [empty[type.name].map { "\(format($0.median)) (\(format($0.minimum)))" } ?? "-"]
+                [type.name] + settings.callSizes.map { calls[$0]?[type.name]?.cell ?? "-" }
+                    + [empty[type.name]?.cell ?? "-"]
             }
         )
         print("\n## call: ratio to floor (ii), in-place weak loads (median / median)\n")
-        printTable(
-            ["contender"] + settings.callSizes.map { "N = \($0)" },
-            callContenders.map { type in
-                [type.name]
-                    + settings.callSizes.map {
-                        String(format: "%.2fx", median(type.name, $0) / median(WeakFloor.name, $0))
-                    }
-            }
-        )
+        printBySize(callContenders.map { $0.name }, settings.callSizes) { name, size in
+            String(format: "%.2fx", median(name, size) / median(WeakFloor.name, size))
+        }
         print("\n## heap allocations per call (valgrind, difference of two call counts)\n")
-        printTable(
-            ["contender"] + settings.callSizes.map { "N = \($0)" },
-            callContenders.map { type in
-                [type.name]
-                    + settings.callSizes.map { size in
-                        allocations[type.name]?[size].map { String(format: "%.2f", $0) } ?? "-"
-                    }
-            }
-        )
+        printBySize(callContenders.map { $0.name }, settings.callSizes) { name, size in
+            allocations[name]?[size].map { String(format: "%.2f", $0) } ?? "-"
+        }
         print("\n## async delivery: ns per delegate, from the call until every delegate has run\n")
-        printTable(
-            ["contender"] + settings.callSizes.map { "N = \($0)" },
-            asyncContenders.map { type in
-                [type.name]
-                    + settings.callSizes.map { size in
-                        asyncDelivery[size]?[type.name].map { "\(format($0.median)) (\(format($0.minimum)))" } ?? "-"
-                    }
-            }
-        )
+        printBySize(asyncContenders.map { $0.name }, settings.callSizes) { name, size in
+            asyncDelivery[size]?[name]?.cell ?? "-"
+        }
         print("\n## add then remove N distinct delegates: ns per operation\n")
-        printTable(
-            ["contender"] + settings.registrationSizes.map { "N = \($0)" },
-            registeringContenders.map { type in
-                [type.name]
-                    + settings.registrationSizes.map { size in
-                        registration[size]?[type.name].map { "\(format($0.median)) (\(format($0.minimum)))" }
-                            ?? "skipped (quadratic)"
-                    }
-            }
-        )
+        printBySize(registeringContenders.map { $0.name }, settings.registrationSizes) { name, size in
+            registration[size]?[name]?.cell ?? "skipped (quadratic)"
+        }
         print("\n## memory: heap bytes per registered delegate (N = 10,000; weak side tables excluded)\n")
         printTable(
             ["contender", "bytes"],

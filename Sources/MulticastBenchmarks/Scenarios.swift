@@ -239,48 +239,37 @@ func makeEmpty<C: Registering>(_ type: C.Type) -> any Registering {
 }
 
 /// Async delivery: nanoseconds per delegate from the call until every delegate has run, for every async
-/// contender, measured in a task while the main thread waits.
+/// contender. Each sample runs its deliveries in a task, timed there, while the main thread waits.
 func measureAsyncDelivery(size: Int, settings: Settings) -> [String: Figure] {
     let contenders = asyncContenders.map { type -> (String, any AsyncContender, [Counter]) in
-        let receivers = (0..<size).map { _ in Counter() }
+        let receivers = (0..<size).map { _ in Counter() }  // each contender its own, never shared
         return (type.name, type.init(receivers), receivers)
     }
-    let figures = waitFor { () async -> [Figure] in
-        var figures = [Figure](repeating: Figure(), count: contenders.count)
-        var repetitions = [Int](repeating: 1, count: contenders.count)
-        var expected = [Int](repeating: 0, count: contenders.count)
-        for (index, (_, contender, _)) in contenders.enumerated() {  // calibrate: a sample takes about its time
-            while true {
-                let start = now()
-                for _ in 0..<repetitions[index] { await contender.deliver(1) }
-                expected[index] += repetitions[index]
-                let elapsed = now() - start
-                if elapsed >= settings.sampleNanoseconds / 4 || repetitions[index] >= 1 << 20 {
-                    repetitions[index] = max(
-                        1, Int(Double(repetitions[index]) * Double(settings.sampleNanoseconds) / Double(elapsed)))
-                    break
-                }
-                repetitions[index] *= 4
-            }
+    let measurements = contenders.map { name, contender, receivers in
+        var expected = 0
+        let repetitions = calibrate(target: settings.sampleNanoseconds) { repetitions in
+            _ = deliver(contender, repetitions)
+            expected += repetitions
         }
-        for round in 0..<settings.samples {
-            for offset in contenders.indices {
-                let index = (round + offset) % contenders.count
-                let (name, contender, receivers) = contenders[index]
-                let start = now()
-                for _ in 0..<repetitions[index] { await contender.deliver(1) }
-                let elapsed = now() - start
-                expected[index] += repetitions[index]
-                check(
-                    receivers.allSatisfy { $0.total == expected[index] },
-                    "\(name) at N = \(size): a delegate missed a delivery")
-                figures[index].samples.append(Double(elapsed) / Double(repetitions[index] * size))
-            }
+        return { () -> Double in
+            let elapsed = deliver(contender, repetitions)
+            expected += repetitions
+            check(receivers.allSatisfy { $0.total == expected }, "\(name) at N = \(size): a delegate missed a delivery")
+            return Double(elapsed) / Double(repetitions * size)
         }
-        return figures
     }
-    withExtendedLifetime(contenders) {}
+    let figures = interleave(samples: settings.samples, measurements)
     return Dictionary(uniqueKeysWithValues: zip(contenders.map(\.0), figures))
+}
+
+/// Delivers to `contender`'s delegates `repetitions` times, one delivery after another, in a task; returns the
+/// nanoseconds the deliveries took.
+func deliver(_ contender: any AsyncContender, _ repetitions: Int) -> UInt64 {
+    waitFor {
+        let start = now()
+        for _ in 0..<repetitions { await contender.deliver(1) }
+        return now() - start
+    }
 }
 
 /// Runs `body` in a task and blocks this thread, which is not one of the tasks' threads, until it returns.
