@@ -1,4 +1,4 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.3
 import PackageDescription
 
 let package = Package(
@@ -34,11 +34,17 @@ let package = Package(
 let warningSettings: [SwiftSetting] =
     Context.environment["MULTICAST_WARNINGS_AS_ERRORS"] == nil ? [] : [.treatAllWarnings(as: .error)]
 
+// With `MULTICAST_INTERNAL_CHECKS=1` in the environment, as `.ci/run` sets it for its test runs, the library
+// checks its registry's invariant after every change, and stops at the first that does not hold. A user's
+// build never has it: it would cost every add and remove O(n).
+let checkSettings: [SwiftSetting] =
+    Context.environment["MULTICAST_INTERNAL_CHECKS"] == nil ? [] : [.define("MULTICAST_INTERNAL_CHECKS")]
+
 // One set of Swift settings for every Swift target (the C targets' names start with an underscore).
 for target in package.targets where !target.name.hasPrefix("_") {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),
             .enableUpcomingFeature("MemberImportVisibility"),
-        ] + warningSettings
+        ] + warningSettings + checkSettings
 }

@@ -32,19 +32,10 @@ extension MulticastDelegate {
     nonisolated(nonsending) public func call(
         _ body: nonisolated(nonsending) (Delegate) async throws -> Void
     ) async rethrows {
-        let pass = _Pass(_core)
-        var dead = 0
-        defer {
-            pass.finish()
-            if pass.shouldReclaim(dead: dead) { _reclaimDeadDelegates() }
-        }
-        var slot = pass.slots
-        while slot < pass.end {
-            // A copy: the delegate must stay alive across the suspension.
-            if let delegate = _Slot.lend(slot, dead: &dead, { $0 }) {
-                try await body(delegate)
-            }
-            slot += 1
+        var pass = _Pass(_core)
+        defer { pass.finish() }
+        while let delegate = pass.nextDelegate() {  // a copy: it must stay alive across the suspension
+            try await body(delegate)
         }
     }
 }

@@ -69,17 +69,10 @@ extension MulticastDelegate {
     /// go of. One pass, which holds the lock only to start; no delegate code runs during it.
     func _liveDelegates() -> [(delegate: Delegate, retention: Retention)] {
         var delegates: [(delegate: Delegate, retention: Retention)] = []
-        let pass = _Pass(_core)
+        var pass = _Pass(_core)
         defer { pass.finish() }
-        var dead = 0
-        var slot = pass.slots
-        while slot < pass.end {
-            // A slot's strong bit is set when it is filled and never changes; only its removal marks do.
-            let retention: Retention = _Slot.loadKey(slot).isStrong ? .strong : .weak
-            if let delegate = _Slot.lend(slot, dead: &dead, { $0 }) {
-                delegates.append((delegate, retention))
-            }
-            slot += 1
+        while let slot = pass.next() {
+            delegates.append((slot.copyOfDelegate, slot.retention))
         }
         return delegates
     }
@@ -90,7 +83,7 @@ struct _WeakMirrorChild: CustomReflectable, CustomDebugStringConvertible {
     weak var object: AnyObject?
 
     init<Delegate>(delegate: Delegate) {
-        object = MulticastDelegate<Delegate>._object(delegate).takeUnretainedValue()
+        object = MulticastDelegate<Delegate>._registrant(delegate).object
     }
 
     var debugDescription: String {

@@ -17,25 +17,15 @@ extension MulticastDelegate: Sequence {
         @usableFromInline
         let _reader: _IterationReader<Delegate>
 
-        @usableFromInline
-        var _slot: UnsafeMutablePointer<_Slot<Delegate>>
-
         @inlinable
-        init(_ core: _Locked<_Registry<Delegate>>) {
+        init(_ core: _Core<Delegate>) {
             _reader = _IterationReader(core)
-            _slot = _reader.pass.slots
         }
 
         /// Returns the next live, registered delegate, or nil after the last one.
         @inlinable
         public mutating func next() -> Delegate? {
-            var dead = 0
-            while _slot < _reader.pass.end {
-                let slot = _slot
-                _slot += 1
-                if let delegate = _Slot.lend(slot, dead: &dead, { $0 }) { return delegate }
-            }
-            return nil
+            _reader.next()
         }
     }
 
@@ -61,14 +51,14 @@ extension MulticastDelegate: Sequence {
     /// - Parameter predicate: A question for each delegate; no delegate after the first `true` is asked.
     /// - Complexity: O(*n*).
     @inlinable
+    @inline(always)
     public func first(where predicate: (Delegate) throws -> Bool) rethrows -> Delegate? {
-        var found: Delegate?
-        try _forEachLive { delegate in
-            guard try predicate(delegate) else { return true }
-            found = delegate
-            return false
+        var pass = _Pass(_core)
+        defer { pass.finish() }
+        while let slot = pass.next() {
+            if try slot.lend(predicate) { return slot.copyOfDelegate }
         }
-        return found
+        return nil
     }
 
     /// Returns whether any delegate satisfies `predicate`, asking them in the order they were added.
@@ -76,13 +66,14 @@ extension MulticastDelegate: Sequence {
     /// - Parameter predicate: A question for each delegate; no delegate after the first `true` is asked.
     /// - Complexity: O(*n*).
     @inlinable
+    @inline(always)
     public func contains(where predicate: (Delegate) throws -> Bool) rethrows -> Bool {
-        var found = false
-        try _forEachLive { delegate in
-            found = try predicate(delegate)
-            return !found
+        var pass = _Pass(_core)
+        defer { pass.finish() }
+        while let slot = pass.next() {
+            if try slot.lend(predicate) { return true }
         }
-        return found
+        return false
     }
 
     /// Returns whether every delegate satisfies `predicate`, asking them in the order they were added.
@@ -94,6 +85,7 @@ extension MulticastDelegate: Sequence {
     /// - Parameter predicate: A question for each delegate; no delegate after the first `false` is asked.
     /// - Complexity: O(*n*).
     @inlinable
+    @inline(always)
     public func allSatisfy(_ predicate: (Delegate) throws -> Bool) rethrows -> Bool {
         try !contains { try !predicate($0) }
     }
@@ -108,16 +100,21 @@ extension MulticastDelegate.Iterator: Sendable {}
 /// before its last delegate.
 @usableFromInline
 final class _IterationReader<Delegate> {
-    @usableFromInline
-    let core: _Locked<_Registry<Delegate>>  // the pass does not keep it alive
+    /// Kept alive for the pass, which does not keep it alive.
+    let core: _Core<Delegate>
+
+    var pass: _Pass<Delegate>
 
     @usableFromInline
-    let pass: _Pass<Delegate>
-
-    @inlinable
-    init(_ core: _Locked<_Registry<Delegate>>) {
+    init(_ core: _Core<Delegate>) {
         self.core = core
         pass = _Pass(core)
+    }
+
+    /// The next delegate of the pass, or nil after the last.
+    @usableFromInline
+    func next() -> Delegate? {
+        pass.nextDelegate()
     }
 
     deinit {

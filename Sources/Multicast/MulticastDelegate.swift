@@ -64,7 +64,7 @@ public enum Retention: Sendable, Hashable {
 /// A delegate added during a pass is first called by the next pass. A nested call runs fully.
 public final class MulticastDelegate<Delegate> {
     @usableFromInline
-    let _core: _Locked<_Registry<Delegate>>
+    let _core: _Core<Delegate>
 
     /// Creates a multicast with no delegates.
     ///
@@ -72,7 +72,7 @@ public final class MulticastDelegate<Delegate> {
     ///   multicast cannot hold weakly; declare a protocol for the events instead.
     public init() {
         if Delegate.self == (any Error).self { Self._refuseErrorExistential() }
-        _core = _Locked.make { _Registry() }
+        _core = _Locked(_Registry())
     }
 
     /// Adds a delegate, held weakly, after those already registered.
@@ -107,23 +107,8 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func add(_ delegate: Delegate, retention: Retention) -> Bool {
-        let object = Self._object(delegate).takeUnretainedValue()  // kept alive by `delegate`
-        var mayGrow = false
-        while true {
-            let (outcome, garbage) = _core.withLock {
-                $0.add(delegate, object: object, strong: retention == .strong, mayGrow: mayGrow)
-            }
-            garbage.dispose()  // outside the lock
-            switch outcome {
-            case .added: return true
-            case .alreadyRegistered: return false
-            case .full:
-                // Before growing, unregister the delegates that died: growth is by half, so this scan is
-                // amortized O(1) per add.
-                _reclaimDeadDelegates()
-                mayGrow = true
-            }
-        }
+        let (object, value) = Self._registrant(delegate)
+        return _core.add(value, object: object, strong: retention == .strong)
     }
 
     /// Removes a delegate.
@@ -140,10 +125,8 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
-        let object = Self._object(delegate).takeUnretainedValue()  // kept alive by `delegate`
-        let (removed, garbage) = _core.withLock { $0.remove(object) }
-        garbage.dispose()  // outside the lock
-        return removed
+        let (object, _) = Self._registrant(delegate)
+        return _core.change { $0.remove(object, &$1) }
     }
 
     /// Removes every delegate, releasing those held strongly.
@@ -151,8 +134,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(*n*): it marks every delegate's slot, so that calls under way stop.
     @inlinable
     public func removeAll() {
-        let garbage = _core.withLock { $0.removeAll() }
-        garbage.dispose()  // outside the lock
+        _core.change { $0.removeAll(&$1) }
     }
 
     /// Returns whether a delegate is registered (and, if held weakly, alive: it is, since you pass it).
@@ -161,7 +143,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(1).
     @inlinable
     public func contains(_ delegate: Delegate) -> Bool {
-        let object = Self._object(delegate).takeUnretainedValue()  // kept alive by `delegate`
+        let (object, _) = Self._registrant(delegate)
         return _core.withLock { $0.contains(object) }
     }
 
@@ -171,12 +153,12 @@ public final class MulticastDelegate<Delegate> {
     /// arrives; use it for display and tests, not to decide whether to call.
     ///
     /// - Complexity: O(*n*): each weak delegate is checked for life.
-    @inlinable
     public var count: Int {
+        var pass = _Pass(_core)
+        defer { pass.finish() }
         var count = 0
-        _forEachLive { _ in
+        while pass.next() != nil {
             count += 1
-            return true
         }
         return count
     }
@@ -184,14 +166,10 @@ public final class MulticastDelegate<Delegate> {
     /// Whether no registered delegate is alive.
     ///
     /// - Complexity: O(1) when a delegate is alive; at most O(*n*).
-    @inlinable
     public var isEmpty: Bool {
-        var isEmpty = true
-        _forEachLive { _ in
-            isEmpty = false
-            return false
-        }
-        return isEmpty
+        var pass = _Pass(_core)
+        defer { pass.finish() }
+        return pass.next() == nil
     }
 
     /// Calls `body` with every delegate, one after another, in the order they were added.
@@ -206,50 +184,43 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
     ///   error is rethrown.
-    /// - Complexity: O(*n*), and no allocation. The call takes the lock once, to start; then, per delegate, it
-    ///   reads the delegate's slot and, for a weak delegate, makes one weak load. If it is the last call to
-    ///   end after a delegate was removed during it, it takes the lock once more, to release what the
-    ///   removed delegate's slot held.
+    /// - Complexity: O(*n*), and no allocation, in optimized and unoptimized builds alike. The call takes the
+    ///   lock once, to start; then, per delegate, it reads the delegate's slot and, for a weak delegate, makes
+    ///   one weak load. If it is the last call to end after a delegate was removed during it, it takes the lock
+    ///   once more, to release what the removed delegate's slot held.
     @inlinable
-    @inline(__always)  // so that `body` is inlined into the loop at each call site
+    @inline(always)  // inlined even in a debug build, with `body`: see `Internal/Slot.swift`
     public func call(_ body: (Delegate) throws -> Void) rethrows {
-        try _forEachLive { delegate in
-            try body(delegate)
-            return true
-        }
-    }
-
-    /// Visits live, registered delegates until `body` returns false; reclaims dead slots afterwards if many
-    /// were met.
-    @inlinable
-    @inline(__always)
-    func _forEachLive(_ body: (Delegate) throws -> Bool) rethrows {
-        let pass = _Pass(_core)
-        var dead = 0
-        defer {
+        var pass = _Pass(_core)
+        do {
+            while let slot = pass.next() {
+                try slot.lend(body)
+            }
+        } catch {
             pass.finish()
-            if pass.shouldReclaim(dead: dead) { _reclaimDeadDelegates() }
+            throw error
         }
-        var slot = pass.slots
-        while slot < pass.end {
-            if try _Slot.lend(slot, dead: &dead, body) == false { return }
-            slot += 1
-        }
+        pass.finish()  // not in a `defer`, which an unoptimized build makes a function call
     }
 
-    /// The object that `delegate` is, unretained, or a stop with a message that says what to do.
+    /// The object that `delegate` is, and the value to store for it; or a stop with a message that says what
+    /// to do.
+    ///
+    /// A class instance is stored first in every representation of `Delegate` that can hold one (a class,
+    /// a class-bound existential, the inline buffer of any other existential), where the multicast reads it
+    /// without a dynamic cast. The exceptions: `any Error`, which `init` refuses, and an `Any` that holds
+    /// another existential, which it keeps in a box (a value wrapped twice by generic code); such a value is
+    /// unwrapped by a cast, and stored unboxed.
     @inlinable
-    static func _object(_ delegate: Delegate) -> Unmanaged<AnyObject> {
+    static func _registrant(_ delegate: Delegate) -> (object: AnyObject, value: Delegate) {
         let dynamicType = type(of: delegate as Any)
         guard dynamicType is AnyObject.Type else { _refuseNonClass(dynamicType) }
-        // A class instance is stored first in every representation of `Delegate` that can hold one (a class,
-        // a class-bound existential, the inline buffer of any other existential); reading it there avoids a
-        // dynamic cast. The one exception, `any Error`, which may box the instance, is refused by `init`.
+        if Delegate.self == Any.self {
+            let object = delegate as AnyObject
+            return (object, unsafeBitCast(object as Any, to: Delegate.self))
+        }
         let object = withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
-        assert(
-            ObjectIdentifier(type(of: object.takeUnretainedValue())) == ObjectIdentifier(dynamicType),
-            "\(Delegate.self) boxes its instance")
-        return object
+        return (object.takeUnretainedValue(), delegate)  // kept alive by `delegate`
     }
 
     @usableFromInline
@@ -264,7 +235,6 @@ public final class MulticastDelegate<Delegate> {
         )
     }
 
-    @usableFromInline
     @inline(never)
     static func _refuseErrorExistential() -> Never {
         fatalError(

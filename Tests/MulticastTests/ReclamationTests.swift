@@ -78,6 +78,28 @@ import Testing
         #expect(delegates.pendingReleases == 0)
     }
 
+    /// A strong delegate removed while a pass reads asks the last reader to collect. If, after that reader
+    /// left and before it takes the lock, another change compacts the storage in place, the compaction does
+    /// what was to be collected, and the request must go with it: otherwise every later pass that leaves alone
+    /// would take the lock a second time.
+    @Test func compactionInPlaceForgetsTheLastReadersRequestToCollect() {
+        let delegates = MulticastDelegate<any Listener>()
+        let all = (0..<40).map { Recorder("\($0)", log: log) }
+        for delegate in all { delegates.add(delegate, retention: .strong) }
+        let pass = _Pass(delegates._core)  // a pass reads the storage
+        for delegate in all[0..<16] { delegates.remove(delegate) }
+        #expect(delegates.readersWord == _Readers.collectBit | 1)  // the removals wait for it
+        #expect(_Readers.leave(pass.readers))  // it leaves, to collect, but has not taken the lock yet...
+        let storage = delegates.storageIdentity
+        delegates.remove(all[16])  // ...when a removal finds the storage unread and compacts it
+        #expect(delegates.storageIdentity == storage)  // in place
+        #expect(delegates.pendingReleases == 0)
+        #expect(delegates.readersWord == 0)
+        let later = _Pass(delegates._core)
+        #expect(!_Readers.leave(later.readers))  // a later pass that leaves alone has nothing to collect
+        #expect(delegates.count == 23)
+    }
+
     @Test func churnWithAPassAlwaysOpenKeepsMemoryBounded() {
         let delegates = MulticastDelegate<any Listener>()
         let all = (0..<100).map { Recorder("\($0)", log: log) }

@@ -1,7 +1,10 @@
-// The only platform-specific code in Multicast: a mutex, and a buffer that keeps a value next to it.
+// The platform-specific code of Multicast: a mutex, and the value it guards.
 //
-// One POSIX branch serves Linux, Apple platforms and Android alike (`pthread_mutex_t`, built and tested on Linux
-// in CI); only the Windows branch, a handful of SRWLOCK calls, is compiled nowhere here.
+// Apple platforms use `os_unfair_lock`, the lock Apple recommends for short critical sections: a waiter sleeps
+// in the kernel and donates its priority to the owner, and locking it twice on one thread stops the program
+// (<os/lock.h>). Linux, Android and the other POSIX systems use `pthread_mutex_t`, built and tested on Linux in
+// CI; Windows uses SRWLOCK. The Apple and Windows branches are written to their documented APIs and compiled
+// nowhere here.
 
 import _MulticastShims
 
@@ -10,10 +13,13 @@ import WinSDK
 
 @usableFromInline
 typealias _LockPrimitive = SRWLOCK
-#else
-#if canImport(Darwin)
+#elseif canImport(Darwin)
 import Darwin
-#elseif canImport(Glibc)
+
+@usableFromInline
+typealias _LockPrimitive = os_unfair_lock
+#else
+#if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -27,10 +33,11 @@ import Android
 typealias _LockPrimitive = pthread_mutex_t
 #endif
 
-@usableFromInline
 func _lockInitialize(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #if canImport(WinSDK)
     InitializeSRWLock(lock)
+    #elseif canImport(Darwin)
+    lock.initialize(to: os_unfair_lock())
     #else
     var attributes = pthread_mutexattr_t()
     pthread_mutexattr_init(&attributes)
@@ -44,9 +51,8 @@ func _lockInitialize(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #endif
 }
 
-@usableFromInline
 func _lockDestroy(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
-    #if canImport(WinSDK)
+    #if canImport(WinSDK) || canImport(Darwin)
     lock.deinitialize(count: 1)
     #else
     let error = pthread_mutex_destroy(lock)
@@ -55,61 +61,85 @@ func _lockDestroy(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
 }
 
 @inlinable
+@inline(always)
 func _lockAcquire(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #if canImport(WinSDK)
     AcquireSRWLockExclusive(lock)
+    #elseif canImport(Darwin)
+    os_unfair_lock_lock(lock)
     #else
     // The lock is held for a few hundred nanoseconds at most: spinning that long costs less than sleeping
     // and being woken, which a thread that calls while another adds and removes would otherwise do often.
-    var spins = 0
-    while pthread_mutex_trylock(lock) != 0 {
-        guard spins < 256 else {
-            let error = pthread_mutex_lock(lock)
-            precondition(error == 0, "pthread_mutex_lock failed with error \(error)")
-            return
-        }
-        _multicast_spin_hint()
-        spins += 1
-    }
+    if pthread_mutex_trylock(lock) != 0 { _lockAcquireContended(lock) }
     #endif
 }
 
+#if !canImport(WinSDK) && !canImport(Darwin)
+@usableFromInline
+@inline(never)
+func _lockAcquireContended(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
+    for _ in 0..<256 {
+        _multicast_spin_hint()
+        if pthread_mutex_trylock(lock) == 0 { return }
+    }
+    let error = pthread_mutex_lock(lock)
+    precondition(error == 0, "pthread_mutex_lock failed with error \(error)")
+}
+#endif
+
 @inlinable
+@inline(always)
 func _lockRelease(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     #if canImport(WinSDK)
     ReleaseSRWLockExclusive(lock)
+    #elseif canImport(Darwin)
+    os_unfair_lock_unlock(lock)
     #else
     let error = pthread_mutex_unlock(lock)
     precondition(error == 0, "pthread_mutex_unlock failed with error \(error)")
     #endif
 }
 
-/// A value and the mutex that guards it, in one allocation.
+/// A value and the mutex that guards it.
 ///
-/// The mutex lives in the buffer's tail, at an address that never changes (a requirement of every primitive
-/// above), apart from the value, which is reached only through ``withLock(_:)``.
+/// Both live in memory of their own, at addresses that never change (a requirement of every primitive above),
+/// which the object keeps in constants: an unoptimized build reaches them as cheaply as an optimized one,
+/// where a `ManagedBuffer`'s accessors would be generic calls on every lock. The value is reached only through
+/// ``withLock(_:)``.
 @usableFromInline
-final class _Locked<Value>: ManagedBuffer<Value, _LockPrimitive> {
+final class _Locked<Value> {
     @usableFromInline
-    static func make(_ value: () -> Value) -> _Locked<Value> {
-        let buffer = Self.create(minimumCapacity: 1) { buffer in
-            buffer.withUnsafeMutablePointerToElements { _lockInitialize($0) }
-            return value()
-        }
-        return unsafeDowncast(buffer, to: _Locked<Value>.self)
+    let mutex: UnsafeMutablePointer<_LockPrimitive>
+
+    @usableFromInline
+    let value: UnsafeMutablePointer<Value>
+
+    init(_ value: Value) {
+        mutex = .allocate(capacity: 1)
+        _lockInitialize(mutex)
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
     }
 
     /// Runs `body` with exclusive access to the value. `body` must not call out to user code.
     @inlinable
+    @inline(always)
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try withUnsafeMutablePointers { value, mutex in
-            _lockAcquire(mutex)
-            defer { _lockRelease(mutex) }
-            return try body(&value.pointee)
+        _lockAcquire(mutex)
+        do {
+            let result = try body(&value.pointee)
+            _lockRelease(mutex)
+            return result
+        } catch {
+            _lockRelease(mutex)
+            throw error
         }
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { _lockDestroy($0) }
+        value.deinitialize(count: 1)
+        value.deallocate()
+        _lockDestroy(mutex)
+        mutex.deallocate()
     }
 }

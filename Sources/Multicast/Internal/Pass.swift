@@ -1,56 +1,117 @@
-/// One walk over a multicast's delegates: what `call`, iteration, `count` and `isEmpty` share.
+/// One walk over a multicast's delegates: what every `call`, iteration, `count`, `isEmpty` and description is.
 ///
 /// A pass takes the lock once, to count itself in as a reader of the current storage and note its slot count.
-/// Then, without the lock, it reads slots in order, and for each one loads its key and, for a weak delegate,
-/// makes one weak load (see ``_Slot/lend(_:dead:_:)``). A removal marks the slot's key in every storage that a
+/// Then, without the lock, it reads slots in order; for each it asks the slot's ``_Slot/liveness``, which loads
+/// the key and, for a weak delegate, makes one weak load. A removal marks the slot's key in every storage that a
 /// pass may read, so a delegate removed before its turn is skipped, and one that died before its turn fails
-/// its weak load. Slots added later lie past `end`, so a delegate added during the pass is not called by it.
+/// its weak load. Slots added later lie past `count`, so a delegate added during the pass is not called by it.
 /// A pass ends with ``finish()``, which counts it out; the registry keeps the storage, and what its slots
 /// own, until the last reader is out.
 ///
 /// A pass retains neither the core nor the storage: whoever runs it keeps the core alive (the multicast, or
-/// the iterator), and the core's registry keeps the storage alive while the pass reads it.
+/// the iterator), and the core's registry keeps the storage alive while the pass reads it. Once the pass has
+/// counted itself out, the storage may be freed at any moment, so `finish()` is the last thing it does with it.
 @usableFromInline
 struct _Pass<Delegate> {
-    @usableFromInline unowned(unsafe) let core: _Locked<_Registry<Delegate>>
-    @usableFromInline let slots: UnsafeMutablePointer<_Slot<Delegate>>
-    @usableFromInline let end: UnsafeMutablePointer<_Slot<Delegate>>
-    /// The storage's ``_Readers`` word. The pass keeps no reference to the storage itself: one that it
-    /// released after leaving could be the storage's last.
-    @usableFromInline let readers: UnsafeMutablePointer<Int>
+    @usableFromInline
+    unowned(unsafe) let core: _Core<Delegate>
+
+    /// The storage's first slot.
+    @usableFromInline
+    let base: _Slot<Delegate>
+
+    /// The slots the pass visits: those in use when it started.
+    @usableFromInline
+    let count: Int
+
+    /// The storage's ``_Readers`` word. The pass keeps no reference to the storage itself: one that it released
+    /// after leaving could be the storage's last.
+    @usableFromInline
+    let readers: UnsafeMutablePointer<Int>
+
+    /// The next slot to visit.
+    @usableFromInline
+    var position: Int
+
+    /// Weak delegates found dead.
+    @usableFromInline
+    var dead: Int
+
+    /// What keeps the delegate of the current turn alive until the next: the object that a weak delegate's weak
+    /// load returned, or nil for a strong delegate, which the storage keeps alive while the pass reads it.
+    @usableFromInline
+    var keeper: AnyObject?
 
     @inlinable
-    @inline(__always)
-    init(_ core: _Locked<_Registry<Delegate>>) {
+    @inline(always)
+    init(_ core: _Core<Delegate>) {
         self.core = core
-        (slots, end, readers) = core.withLock { $0.enterPass() }
+        (base, count, readers) = core.withLock { $0.enterPass() }
+        position = 0
+        dead = 0
+        keeper = nil
     }
 
-    /// Ends the pass. If it was the last reader of a storage with garbage waiting for its readers, it collects
-    /// the garbage.
+    /// The slot of the next delegate that the pass may call, which ``keeper`` keeps alive until the next turn;
+    /// nil after the last. Skips removed slots, and counts the dead delegates it skips.
+    ///
+    /// The delegate is lent with ``_Slot/lend(_:)``, or copied with ``_Slot/copyOfDelegate``, before the next
+    /// call to `next()`.
     @inlinable
-    @inline(__always)
-    func finish() {
-        if _Readers.leave(readers) {
-            Self.collect(core)
+    @inline(always)
+    mutating func next() -> _Slot<Delegate>? {
+        while position < count {
+            let slot = base.advanced(by: position)
+            position += 1
+            switch slot.liveness {
+            case .live(let object):
+                keeper = consume object
+                return slot
+            case .dead: dead += 1
+            case .unregistered: break
+            }
+        }
+        keeper = nil
+        return nil
+    }
+
+    /// A strong reference to the next delegate that the pass may call, for code that keeps it; nil after the
+    /// last. The pass keeps no other reference to it.
+    @inlinable
+    mutating func nextDelegate() -> Delegate? {
+        guard let slot = next() else { return nil }
+        let delegate = slot.copyOfDelegate
+        keeper = nil
+        return delegate
+    }
+
+    /// The next slot that holds a dead weak delegate: its position, and the key it has; nil after the last.
+    mutating func nextDead() -> (position: Int, key: _SlotKey)? {
+        while position < count {
+            let slot = base.advanced(by: position)
+            position += 1
+            if case .dead(let key) = slot.liveness { return (position - 1, key) }
+        }
+        return nil
+    }
+
+    /// Ends the pass: counts it out of its storage. If it was the last reader of a storage whose registry
+    /// waits for its readers, it collects; if a quarter of its slots or more held dead delegates, it reclaims
+    /// them. (Mutating, though it changes nothing, so that an unoptimized build does not copy the pass to call it.)
+    @inlinable
+    @inline(always)
+    mutating func finish() {
+        let wasLastToCollect = _Readers.leave(readers)
+        let mayReclaim = dead > 0 && dead * 4 >= count
+        if wasLastToCollect || mayReclaim {
+            Self.finishSlowly(core, collect: wasLastToCollect, reclaim: mayReclaim)
         }
     }
 
-    /// Frees what waited for the readers of a storage to leave; released outside the lock.
-    @inlinable
+    @usableFromInline
     @inline(never)
-    static func collect(_ core: _Locked<_Registry<Delegate>>) {
-        let garbage = core.withLock { registry in
-            var garbage = _Garbage<Delegate>()
-            registry.collect(&garbage)
-            return garbage
-        }
-        garbage.dispose()  // outside the lock
-    }
-
-    /// Whether meeting `dead` dead delegates makes reclaiming their slots pay for itself.
-    @inlinable
-    func shouldReclaim(dead: Int) -> Bool {
-        dead > 0 && dead * 4 >= end - slots
+    static func finishSlowly(_ core: _Core<Delegate>, collect: Bool, reclaim: Bool) {
+        if collect { core.change { $0.collect(&$1) } }
+        if reclaim { core.reclaimDeadDelegates() }
     }
 }

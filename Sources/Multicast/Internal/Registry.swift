@@ -1,9 +1,30 @@
-/// Everything a multicast knows, guarded by its lock.
+/// A multicast's registry and the lock that guards it.
+@usableFromInline
+typealias _Core<Delegate> = _Locked<_Registry<Delegate>>
+
+/// Everything a multicast knows, guarded by its lock: which storage holds the delegates, where each object's
+/// slot is, and what waits for the passes under way. It decides; ``_Storage`` does the pointer work.
 ///
-/// A removal reaches the passes under way by its slot's key: it marks the slot removed, in place, in the
-/// current storage and in every older storage that passes still read. Each storage owns what its slots hold,
-/// and what a removed slot owns is released only once no pass reads its storage: at once if none does, else
-/// by the last pass to leave (see ``_Readers``). An older storage is freed the same way.
+/// The words for what happens to a registration and its memory, each meaning one thing:
+/// - *unregister*: a registration ends (`remove`, `removeAll`, or a dead delegate reclaimed); its slot is
+///   marked removed in every storage that passes may read, so that no pass calls it any more;
+/// - *release*: what a slot owns (its weak reference, a strong delegate) is destroyed;
+/// - *free*: a storage is deallocated, after its slots are released;
+/// - *compact*: the removed slots of the current storage are dropped, in place or by moving the others into a
+///   new storage;
+/// - *collect*: what waited for a storage's readers is done: removed slots released, older storages freed;
+/// - *reclaim*: the weak delegates found dead are unregistered.
+///
+/// What a removed slot owns is released only once no pass reads its storage: at once if none does, else by
+/// the next change that finds it unread, or, for a strong delegate or an older storage, by the last pass to
+/// leave (see ``_Readers``). Every change leaves what it released to a ``_Garbage``, which
+/// ``_Locked/change(_:)`` lets go of after unlocking.
+///
+/// Its invariant, which ``checkInvariants()`` checks after every change when the package is built with
+/// `MULTICAST_INTERNAL_CHECKS`: the current storage's slots are in registration order; `vacancies` counts
+/// its slots that hold no registration; `pending` lists, without repeats, exactly those of them that still
+/// own references, and `pendingStrong` those that own a strong delegate; the index lists exactly the slots
+/// that hold a registration.
 @usableFromInline
 struct _Registry<Delegate> {
     /// The delegates, in registration order: where passes start.
@@ -15,8 +36,7 @@ struct _Registry<Delegate> {
     @usableFromInline
     var retired: [_Storage<Delegate>] = []
 
-    /// Where each registered object's slot is in the current storage. Entries of objects that died may
-    /// linger until the storage is rebuilt; a lookup always checks the slot it finds.
+    /// Where each registered object's slot is in the current storage.
     @usableFromInline
     var index = _SlotIndex(capacity: 0)
 
@@ -29,35 +49,111 @@ struct _Registry<Delegate> {
     @usableFromInline
     var pendingStrong = 0
 
-    /// Slots of the current storage that no longer hold a registration (removed, or found dead).
+    /// Slots of the current storage that hold no registration.
     @usableFromInline
     var vacancies = 0
 
     @usableFromInline
-    var lastRegistration = 0
+    var lastRegistration: Int64 = 0
 
-    @inlinable
+    @usableFromInline
     init() {
-        storage = _Storage.make(minimumCapacity: 0)
+        storage = _Storage(capacity: 0)
+    }
+
+    /// Starts a pass over the current storage: counts it in as a reader. (Mutating, though the registry does
+    /// not change, so that an unoptimized build does not copy the registry to call it.)
+    @inlinable
+    @inline(always)
+    mutating func enterPass() -> (base: _Slot<Delegate>, count: Int, readers: UnsafeMutablePointer<Int>) {
+        let storage = storage  // one retain and release in an unoptimized build, not one per use
+        _Readers.enter(storage.readers)
+        return (storage.base, storage.count, storage.readers)
     }
 }
 
-/// What a registry change leaves to release once the lock is dropped: a delegate's deinit may call back into
-/// the multicast, so no strong reference may die under the lock.
+/// What a registry change leaves to release once the lock is let go of: a delegate's deinit may call back into
+/// the multicast, so no reference that may be an object's last is dropped under the lock.
 @usableFromInline
 struct _Garbage<Delegate> {
-    @usableFromInline var delegates: [Delegate] = []
-    @usableFromInline var storages: [_Storage<Delegate>] = []
+    /// Strong delegates that removed slots owned.
+    @usableFromInline
+    var delegates: [Delegate] = []
+
+    /// Storages that no pass reads any more.
+    @usableFromInline
+    var storages: [_Storage<Delegate>] = []
+
+    /// Objects of weak delegates, held while their weak references were copied or moved.
+    @usableFromInline
+    var keepers: [AnyObject] = []
 
     @inlinable
     init() {}
 
-    /// Releases everything, outside the lock: the slots of the storages (through this specialized code, which
-    /// is much faster per slot than the storage's generic deinit), then the storages and delegates.
+    /// Releases everything; call it after unlocking. Each storage's slots are released before the storage
+    /// goes, so that a delegate's deinit that uses the multicast finds it consistent.
     @inlinable
-    consuming func dispose() {
+    consuming func release() {
         for storage in storages {
-            storage.releaseSlots()
+            storage.releaseAll()
+        }
+    }
+}
+
+extension _Locked {
+    /// Runs `change` on the registry with the lock held, then releases what it left to release, with the lock
+    /// let go of: the one place that does.
+    @inlinable
+    func change<Delegate, Result>(
+        _ change: (inout _Registry<Delegate>, inout _Garbage<Delegate>) -> Result
+    ) -> Result where Value == _Registry<Delegate> {
+        var garbage = _Garbage<Delegate>()
+        let result = withLock { registry in
+            let result = change(&registry, &garbage)
+            #if MULTICAST_INTERNAL_CHECKS
+            registry.checkInvariants()
+            #endif
+            return result
+        }
+        garbage.release()
+        return result
+    }
+
+    /// Registers `object` (whose value is `delegate`) at the end, unless it is registered already; returns
+    /// whether it was added.
+    @inlinable
+    func add<Delegate>(_ delegate: Delegate, object: AnyObject, strong: Bool) -> Bool
+    where Value == _Registry<Delegate> {
+        var mayGrow = false
+        while true {
+            switch change({ $0.add(delegate, object: object, strong: strong, mayGrow: mayGrow, &$1) }) {
+            case .added: return true
+            case .alreadyRegistered: return false
+            case .full:
+                // Before growing, reclaim the slots of dead delegates: growth is by three quarters, so this
+                // scan is amortized O(1) per add.
+                reclaimDeadDelegates()
+                mayGrow = true
+            }
+        }
+    }
+
+    /// Unregisters the weak delegates that have died.
+    ///
+    /// Finding them takes a weak load of every delegate, which must happen outside the lock: the load retains
+    /// the object, and if the last other reference goes meanwhile, releasing it runs the object's deinit,
+    /// which may call back into this multicast. So a pass finds them, and the registry checks each again.
+    @usableFromInline
+    func reclaimDeadDelegates<Delegate>() where Value == _Registry<Delegate> {
+        var dead: [(position: Int, key: _SlotKey)] = []
+        var pass = _Pass(self)
+        while let found = pass.nextDead() {
+            dead.append(found)
+        }
+        pass.finish()  // it counted no dead delegate, so it does not reclaim again
+        if !dead.isEmpty {
+            change { $0.reclaim(dead, &$1) }
         }
     }
 }
@@ -71,19 +167,17 @@ extension _Registry {
 
     /// Where `object` is registered, if it is: its bucket in the index and its slot.
     ///
-    /// A weak load under the lock is safe here: it can only load `object` itself, which the caller keeps
-    /// alive, or nil (a delegate that died at what is now `object`'s address).
+    /// A slot found by address holds `object` if it may be called and, for a weak delegate, its weak load
+    /// returns `object`. That weak load under the lock is safe: it can only load `object` itself, which the
+    /// caller keeps alive, or nil (a delegate that died at what is now `object`'s address).
     @inlinable
     func find(_ object: AnyObject) -> (bucket: Int, position: Int)? {
         let address = Self.address(of: object)
         var found = -1
         let bucket = index.firstBucket(for: address) { position in
-            let slot = storage.slots + position
-            guard _Slot.address(in: slot) == address else { return false }
-            let key = _Slot.loadKey(slot)
-            guard key.isCallable, key.isStrong || slot.pointee.reference.object === object else {
-                return false  // dead
-            }
+            guard storage.address(at: position) == address, case .live(let keeper) = storage.liveness(at: position)
+            else { return false }
+            guard keeper == nil || keeper === object else { return false }
             found = position
             return true
         }
@@ -96,20 +190,7 @@ extension _Registry {
         find(object) != nil
     }
 
-    /// Starts a pass over the current storage: counts it in as a reader.
-    @inlinable
-    @inline(__always)
-    func enterPass() -> (
-        slots: UnsafeMutablePointer<_Slot<Delegate>>, end: UnsafeMutablePointer<_Slot<Delegate>>,
-        readers: UnsafeMutablePointer<Int>
-    ) {
-        let readers = storage.readers
-        _Readers.enter(readers)
-        let slots = storage.slots
-        return (slots, slots + storage.head.pointee.count, readers)
-    }
-
-    /// What ``add(_:object:strong:mayGrow:)`` did.
+    /// What ``add(_:object:strong:mayGrow:_:)`` did.
     @usableFromInline
     enum AddOutcome {
         case added
@@ -122,111 +203,83 @@ extension _Registry {
     /// Registers `object` (whose value is `delegate`) at the end, unless it is registered already.
     @inlinable
     mutating func add(
-        _ delegate: Delegate,
-        object: AnyObject,
-        strong: Bool,
-        mayGrow: Bool
-    ) -> (outcome: AddOutcome, garbage: _Garbage<Delegate>) {
-        var garbage = _Garbage<Delegate>()
+        _ delegate: Delegate, object: AnyObject, strong: Bool, mayGrow: Bool, _ garbage: inout _Garbage<Delegate>
+    ) -> AddOutcome {
         if find(object) != nil {
-            return (.alreadyRegistered, garbage)
+            return .alreadyRegistered
         }
-        let count = storage.head.pointee.count
-        if count == storage.capacity {
+        if storage.count == storage.capacity {
             // Dropping the removed slots may be enough; if the storage would grow, first find the dead ones.
-            guard mayGrow || Self.roomyCapacity(live: count - vacancies) <= storage.capacity else {
-                return (.full, garbage)
-            }
-            makeRoom(&garbage)
+            let capacity = Self.roomyCapacity(live: storage.count - vacancies)
+            guard mayGrow || capacity <= storage.capacity else { return .full }
+            rebuild(capacity: capacity, &garbage)
         }
         if !index.hasRoom {
             reindex(capacity: index.count * 2)
         }
         lastRegistration += 1
-        let position = storage.head.pointee.count
-        let slot = storage.slots + position
-        _Slot.occupy(
-            slot, with: delegate, object: object, key: _SlotKey(registration: lastRegistration, strong: strong))
-        storage.head.pointee.count = position + 1
-        index.insert(position, address: Self.address(of: object))
+        index.insert(storage.count, address: Self.address(of: object))
+        storage.append(delegate, object: object, key: _SlotKey(registration: lastRegistration, strong: strong))
         collect(&garbage)
-        return (.added, garbage)
+        return .added
     }
 
     /// Unregisters `object`; returns false if it was not registered.
     @inlinable
-    mutating func remove(_ object: AnyObject) -> (removed: Bool, garbage: _Garbage<Delegate>) {
-        var garbage = _Garbage<Delegate>()
-        guard let (bucket, position) = find(object) else { return (false, garbage) }
-        index.remove(bucket: bucket) { _Slot.address(in: storage.slots + $0) }
-        unregister(at: position)
+    mutating func remove(_ object: AnyObject, _ garbage: inout _Garbage<Delegate>) -> Bool {
+        guard let (bucket, position) = find(object) else { return false }
+        unregister(at: position, bucket: bucket)
         compactIfSparse(&garbage)
         collect(&garbage)
-        return (true, garbage)
+        return true
     }
 
-    /// Unregisters everything; what is returned is released by the caller, outside the lock.
+    /// Unregisters everything.
     @usableFromInline
-    mutating func removeAll() -> _Garbage<Delegate> {
-        var garbage = _Garbage<Delegate>()
+    mutating func removeAll(_ garbage: inout _Garbage<Delegate>) {
         for old in retired + [storage] {
-            for position in 0..<old.head.pointee.count {
-                markRemoved(old.slots + position)
+            for position in 0..<old.count {
+                old.markRemoved(at: position)
             }
         }
-        retire(storage, &garbage)
-        storage = _Storage.make(minimumCapacity: 0)
+        let old = storage
+        storage = _Storage(capacity: 0)
         index = _SlotIndex(capacity: 0)
-        forgetRemovedSlots()
+        pending.removeAll()
+        pendingStrong = 0
+        vacancies = 0
+        free(old, &garbage)
         collect(&garbage)
-        return garbage
     }
 
-    /// Unregisters the slot at `position` of the current storage, which the index no longer lists: marks it
-    /// removed wherever a pass may read it, and leaves what it owns to ``collect(_:)``.
+    /// Unregisters the weak delegates that a pass found dead at `positions` of the current storage, with the
+    /// keys it saw. A slot whose key differs no longer holds that registration (the storage was rebuilt, or the
+    /// delegate removed, since the pass); registrations are never reused, and a dead object stays dead, so a
+    /// slot with the same key is the same dead delegate, whichever storage the pass read.
+    @usableFromInline
+    mutating func reclaim(_ dead: [(position: Int, key: _SlotKey)], _ garbage: inout _Garbage<Delegate>) {
+        for (position, key) in dead {
+            guard position < storage.count else { break }
+            guard storage.key(at: position) == key else { continue }
+            unregister(at: position, bucket: index.firstBucket(for: storage.address(at: position)) { $0 == position }!)
+        }
+        compactIfSparse(&garbage)
+        collect(&garbage)
+    }
+
+    /// Unregisters the slot at `position` of the current storage, which the index lists at `bucket`: marks
+    /// it removed wherever a pass may read it, and leaves what it owns to ``collect(_:)``.
     @inlinable
-    mutating func unregister(at position: Int) {
-        let slot = storage.slots + position
-        let key = _Slot.loadKey(slot)
-        let registration = key.registration
-        markRemoved(slot)
+    mutating func unregister(at position: Int, bucket: Int) {
+        index.remove(bucket: bucket) { storage.address(at: $0) }
+        let key = storage.key(at: position)
+        storage.markRemoved(at: position)
         for old in retired {
-            if let oldPosition = old.position(ofRegistration: registration) {
-                markRemoved(old.slots + oldPosition)
-            }
+            old.markRemoved(registration: key.registration)
         }
         pending.append(position)
         if key.isStrong { pendingStrong += 1 }
         vacancies += 1
-    }
-
-    /// Records that the current storage holds no removed slot: it was replaced, or compacted.
-    @inlinable
-    mutating func forgetRemovedSlots() {
-        pending.removeAll(keepingCapacity: true)
-        pendingStrong = 0
-        vacancies = 0
-    }
-
-    /// Drops the removed slots of the current storage once they are three eighths of it and no pass reads it,
-    /// so that its slots move, or once they are half of it whatever passes do.
-    ///
-    /// A rebuild while passes read the storage must copy each weak reference, an atomic operation on the
-    /// object's reference counts that slows a pass weak-loading the same objects on another thread; a calling
-    /// thread leaves the storage unread often enough between its passes that most rebuilds avoid that.
-    @inlinable
-    mutating func compactIfSparse(_ garbage: inout _Garbage<Delegate>) {
-        let count = storage.head.pointee.count
-        guard vacancies >= 16 && vacancies * 8 >= count * 3 else { return }
-        if vacancies * 2 >= count || _Readers.isUnread(storage.readers) {
-            rebuild(capacity: Self.roomyCapacity(live: count - vacancies), &garbage)
-        }
-    }
-
-    @inlinable
-    func markRemoved(_ slot: UnsafeMutablePointer<_Slot<Delegate>>) {
-        let key = _Slot.loadKey(slot)
-        if key.isCallable { _Slot.storeKey(slot, key.removed) }
     }
 
     /// Frees the storages that no pass reads any more, and releases the references of removed slots once no
@@ -235,7 +288,7 @@ extension _Registry {
     /// An older storage, or a removed strong delegate, that waits for readers is collected by the last of them
     /// to leave, so that a strong delegate is released as soon as the calls under way end. The weak
     /// references of removed slots wait for the next change that finds the storage unread, or for the storage
-    /// to be rebuilt, which frees them with it: that costs a calling thread no lock per pass under churn.
+    /// to be compacted: that costs a calling thread no lock per pass under churn.
     @inlinable
     mutating func collect(_ garbage: inout _Garbage<Delegate>) {
         if !retired.isEmpty {
@@ -247,11 +300,11 @@ extension _Registry {
         }
         guard !pending.isEmpty else { return }
         let readers = storage.readers
-        let unread =
+        let isUnread =
             pendingStrong > 0 ? _Readers.isUnreadElseCollectOnLeave(readers) : _Readers.isUnread(readers)
-        guard unread else { return }
+        guard isUnread else { return }
         for position in pending {
-            if let delegate = _Slot.release(storage.slots + position) {
+            if let delegate = storage.release(at: position) {
                 garbage.delegates.append(delegate)
             }
         }
@@ -259,10 +312,9 @@ extension _Registry {
         pendingStrong = 0
     }
 
-    /// Replaces the current storage by `old`'s successor: frees `old` if no pass reads it, else keeps it until
-    /// its last reader leaves.
+    /// Frees `old`, which is no longer current, if no pass reads it; else keeps it until its last reader leaves.
     @inlinable
-    mutating func retire(_ old: _Storage<Delegate>, _ garbage: inout _Garbage<Delegate>) {
+    mutating func free(_ old: _Storage<Delegate>, _ garbage: inout _Garbage<Delegate>) {
         if _Readers.isUnreadElseCollectOnLeave(old.readers) {
             garbage.storages.append(old)
         } else {
@@ -270,10 +322,19 @@ extension _Registry {
         }
     }
 
-    /// Makes room for one more slot in the full current storage, dropping the removed slots.
+    /// Compacts the current storage once three eighths of its slots are vacant and no pass reads it, so that
+    /// its slots move, or once half of them are, whatever passes do.
+    ///
+    /// A rebuild while passes read the storage must copy each weak reference, an atomic operation on the
+    /// object's reference counts that slows a pass weak-loading the same objects on another thread; a calling
+    /// thread leaves the storage unread often enough between its passes that most rebuilds avoid that.
     @inlinable
-    mutating func makeRoom(_ garbage: inout _Garbage<Delegate>) {
-        rebuild(capacity: Self.roomyCapacity(live: storage.head.pointee.count - vacancies), &garbage)
+    mutating func compactIfSparse(_ garbage: inout _Garbage<Delegate>) {
+        let count = storage.count
+        guard vacancies >= 16 && vacancies * 8 >= count * 3 else { return }
+        if vacancies * 2 >= count || _Readers.isUnread(storage.readers) {
+            rebuild(capacity: Self.roomyCapacity(live: count - vacancies), &garbage)
+        }
     }
 
     /// The capacity of a rebuilt storage that holds `live` registrations: three quarters more, so that the next
@@ -285,108 +346,35 @@ extension _Registry {
     }
 
     /// Replaces the current storage by one of at least `capacity` slots that holds its registrations in order,
-    /// less the removed ones, and indexes it anew; or, if no pass reads it and it is the right size, drops its
-    /// removed slots in place, which allocates nothing.
+    /// less the removed ones, and indexes it anew; or, if no pass reads it and it is the right size, compacts
+    /// it in place, which allocates nothing.
     @inlinable
     mutating func rebuild(capacity: Int, _ garbage: inout _Garbage<Delegate>) {
+        let slotsMove = vacancies > 0
         let old = storage
         let isRead = !_Readers.isUnread(old.readers)
         if !isRead && capacity <= old.capacity && old.capacity <= capacity * 2 {
-            return compactInPlace(&garbage)
+            old.compactInPlace(released: &garbage.delegates, keepers: &garbage.keepers)
+            _Readers.forgetCollect(old.readers)  // what the last reader was to collect is done
+        } else {
+            storage = _Storage(capacity: capacity)
+            old.transferRegistrations(to: storage, sourceIsRead: isRead, keepers: &garbage.keepers)
+            free(old, &garbage)  // with the removed slots, which it releases when it is freed
         }
-        let new = _Storage<Delegate>.make(minimumCapacity: capacity)
-        let count = old.head.pointee.count
-        let (sources, targets) = (old.slots, new.slots)
-        var target = 0
-        for position in 0..<count where _Slot.loadKey(sources + position).isCallable {
-            _Slot.transfer(from: sources + position, to: targets + target, sourceIsRead: isRead)
-            target += 1
+        pending.removeAll(keepingCapacity: true)
+        pendingStrong = 0
+        vacancies = 0
+        if slotsMove {
+            reindex(capacity: storage.count)
         }
-        new.head.pointee.count = target
-        storage = new
-        if target != count {
-            reindex(capacity: target)
-        }
-        // The removed slots stay in `old`, which releases what they own when it is freed.
-        forgetRemovedSlots()
-        retire(old, &garbage)
-    }
-
-    /// Drops the removed slots of the current storage, which no pass reads, moving the others down in order.
-    @inlinable
-    mutating func compactInPlace(_ garbage: inout _Garbage<Delegate>) {
-        let slots = storage.slots
-        let count = storage.head.pointee.count
-        var target = 0
-        for position in 0..<count {
-            let slot = slots + position
-            if _Slot.loadKey(slot).isCallable {
-                if target != position { (slots + target).moveInitialize(from: slot, count: 1) }
-                target += 1
-            } else if let delegate = _Slot.release(slot) {
-                garbage.delegates.append(delegate)
-            }
-        }
-        storage.head.pointee.count = target
-        forgetRemovedSlots()
-        reindex(capacity: target)
     }
 
     /// Files every registered slot of the current storage in a new index with room for `capacity` slots.
     @inlinable
     mutating func reindex(capacity: Int) {
         index.removeAll(keepingRoomFor: capacity)
-        let slots = storage.slots
-        for position in 0..<storage.head.pointee.count where _Slot.loadKey(slots + position).isCallable {
-            index.insert(position, address: _Slot.address(in: slots + position))
+        for position in 0..<storage.count where storage.key(at: position).isCallable {
+            index.insert(position, address: storage.address(at: position))
         }
-    }
-
-    /// Unregisters the weak delegates that a scan found dead at `positions` of the current storage, with the
-    /// keys it saw. A slot whose key differs no longer holds that registration (the storage was rebuilt, or the
-    /// delegate removed, since the scan); registrations are never reused, and a dead object stays dead, so a
-    /// slot with the same key is the same dead delegate, whichever storage the scan read.
-    @usableFromInline
-    mutating func reclaim(_ positions: [Int], keys: [_SlotKey]) -> _Garbage<Delegate> {
-        var garbage = _Garbage<Delegate>()
-        for (position, key) in zip(positions, keys) {
-            guard position < storage.head.pointee.count else { break }
-            let slot = storage.slots + position
-            guard _Slot.loadKey(slot) == key else { continue }
-            let bucket = index.firstBucket(for: _Slot.address(in: slot)) { $0 == position }!
-            index.remove(bucket: bucket) { _Slot.address(in: storage.slots + $0) }
-            unregister(at: position)
-        }
-        compactIfSparse(&garbage)
-        collect(&garbage)
-        return garbage
-    }
-}
-
-extension MulticastDelegate {
-    /// Unregisters the weak delegates that have died.
-    ///
-    /// Finding them takes a weak load of every delegate, which must happen outside the lock: the load retains
-    /// the object, and if the last other reference goes meanwhile, releasing it runs the object's deinit,
-    /// which may call back into this multicast.
-    @inlinable
-    @inline(never)
-    func _reclaimDeadDelegates() {
-        var positions: [Int] = []
-        var keys: [_SlotKey] = []
-        let pass = _Pass(_core)
-        var slot = pass.slots
-        while slot < pass.end {
-            let key = _Slot.loadKey(slot)
-            if key.isCallable && !key.isStrong && slot.pointee.reference.object == nil {
-                positions.append(slot - pass.slots)
-                keys.append(key)
-            }
-            slot += 1
-        }
-        pass.finish()
-        guard !positions.isEmpty else { return }
-        let garbage = _core.withLock { $0.reclaim(positions, keys: keys) }
-        garbage.dispose()  // outside the lock
     }
 }

@@ -1,5 +1,12 @@
 import _MulticastShims
 
+// The members of the call path are `@inline(always)`, here and in `_Pass`, `_Storage`, `_Readers`
+// and `_Locked`, up to `MulticastDelegate.call(_:)`: the compiler inlines them into the caller's code even in an
+// unoptimized build, where `@inlinable` alone inlines nothing and generic code runs unspecialized, through
+// metadata, at every step. So a user's debug build calls a delegate with a few plain instructions and calls
+// around one weak load, with no allocation; an optimized build is unchanged. Every other function of the core is
+// an ordinary one.
+
 /// A weak reference to any object.
 @usableFromInline
 struct _WeakReference {
@@ -17,37 +24,50 @@ struct _WeakReference {
 ///
 /// A key is positive exactly while its slot may be called; a removal sets the sign bit. The registration
 /// number survives every change, so that slots, which are in registration order, can be found by binary
-/// search.
+/// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 61 bits,
+/// which a multicast adding a billion delegates a second would use up in 73 years.
 @usableFromInline
 struct _SlotKey: Equatable {
     @usableFromInline
-    var rawValue: Int
-
-    @usableFromInline
-    static var strongBit: Int { 1 }
-
-    @usableFromInline
-    static var releasedBit: Int { 2 }
-
-    @usableFromInline
-    static var removedBit: Int { Int.min }
+    var rawValue: Int64
 
     @inlinable
-    init(rawValue: Int) {
+    @inline(always)
+    static var strongBit: Int64 { 1 }
+
+    @usableFromInline
+    @inlinable
+    static var releasedBit: Int64 { 2 }
+
+    @usableFromInline
+    @inlinable
+    static var removedBit: Int64 { Int64.min }
+
+    /// The largest registration number.
+    @usableFromInline
+    @inlinable
+    static var lastRegistration: Int64 { Int64.max >> 2 }
+
+    @inlinable
+    @inline(always)
+    init(rawValue: Int64) {
         self.rawValue = rawValue
     }
 
     @inlinable
-    init(registration: Int, strong: Bool) {
-        precondition(registration > 0 && registration < 1 << 60, "Multicast ran out of registration numbers")
+    init(registration: Int64, strong: Bool) {
+        precondition(
+            registration > 0 && registration <= Self.lastRegistration, "Multicast ran out of registration numbers")
         rawValue = registration << 2 | (strong ? Self.strongBit : 0)
     }
 
     /// Whether a pass may call the slot's delegate (if a weak one is still alive).
     @inlinable
+    @inline(always)
     var isCallable: Bool { rawValue > 0 }
 
     @inlinable
+    @inline(always)
     var isStrong: Bool { rawValue & Self.strongBit != 0 }
 
     /// Whether the slot still owns its weak reference and, if strong, its delegate.
@@ -55,7 +75,7 @@ struct _SlotKey: Equatable {
     var ownsReferences: Bool { rawValue & Self.releasedBit == 0 }
 
     @inlinable
-    var registration: Int { (rawValue & ~Self.removedBit) >> 2 }
+    var registration: Int64 { (rawValue & ~Self.removedBit) >> 2 }
 
     @inlinable
     var removed: _SlotKey { _SlotKey(rawValue: rawValue | Self.removedBit) }
@@ -64,169 +84,220 @@ struct _SlotKey: Equatable {
     var released: _SlotKey { _SlotKey(rawValue: rawValue | Self.releasedBit | Self.removedBit) }
 }
 
-/// One registration: a delegate, its key, and (for weak retention) the weak reference that says whether it is
-/// still alive.
-///
-/// Every trick that Multicast plays with a delegate's representation is here, under one invariant:
-///
-/// - A slot is initialized by ``occupy(_:with:object:key:)``. From then on only its key changes, with atomic
-///   stores made under the multicast's lock, until ``release(_:)`` or the storage's deinit destroys what it
-///   owns, or its registration moves to another slot; each of those happens only while no pass reads the
-///   storage.
-/// - A slot owns its `reference`, and owns `delegate` only when the key says ``Retention/strong``. For a weak
-///   registration, `delegate` is a bit copy of the caller's value that holds no reference count: it may be
-///   read only after `reference.object` has loaded non-nil, which keeps the object alive.
-/// - The first word of `delegate` is the object's address (`MulticastDelegate` refuses `any Error`, the one
-///   type whose values may box the object), so the address can be read without touching the object, which may
-///   be dead.
-///
-/// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast.
+/// The part of a slot that does not depend on the delegate's type: its key, and the weak reference that says
+/// whether a weak delegate is alive. Being the same type for every `Delegate`, its fields have the same offsets
+/// whatever code reads them, optimized or not.
 @usableFromInline
-struct _Slot<Delegate> {
+struct _SlotState {
+    /// The raw value of a ``_SlotKey``, read and written only through ``_Slot``. It is the first field, so
+    /// that its address is the state's.
     @usableFromInline
-    var delegate: Delegate
-
-    /// The raw value of a ``_SlotKey``; read and written only through ``loadKey(_:)`` and ``storeKey(_:_:)``.
-    @usableFromInline
-    var key: Int
+    var key: Int64
 
     @usableFromInline
     var reference: _WeakReference
 
     @inlinable
-    init(delegate: Delegate, key: Int, reference: _WeakReference) {
-        self.delegate = delegate
+    init(key: Int64, reference: _WeakReference) {
         self.key = key
         self.reference = reference
     }
 }
 
-extension _Slot {
-    /// The address of the object in the occupied `slot`, read without touching the object, which may be dead.
+/// Whether a pass may call a slot's delegate, as ``_Slot/liveness`` tells.
+@usableFromInline
+enum _Liveness {
+    /// The slot holds no registration: its delegate was removed, or found dead and reclaimed.
+    case unregistered
+    /// The slot holds a weak delegate that has been deallocated; its key is `key`.
+    case dead(key: _SlotKey)
+    /// The delegate may be called, and `keeper` keeps it alive meanwhile: the object that a weak delegate's
+    /// weak reference loaded, or nil for a strong delegate, which its storage keeps alive.
+    case live(keeper: AnyObject?)
+}
+
+/// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate.
+///
+/// Every trick that Multicast plays with a delegate's representation is here, under one invariant:
+///
+/// - A slot is initialized by ``occupy(with:object:key:)``. From then on only its key changes, with atomic
+///   stores made under the multicast's lock, until ``release()`` or ``transfer(to:sourceIsRead:)`` destroys
+///   or moves what it owns; each of those happens only while no pass reads the storage.
+/// - A slot owns its weak reference, and owns the delegate only when the key says ``Retention/strong``. For a
+///   weak registration, the delegate is a bit copy of the caller's value that holds no reference count: it may
+///   be read only while the object that the weak reference loaded is held.
+/// - The first word of the delegate is the object's address (`MulticastDelegate` stores a value that boxes its
+///   object only after unboxing it), so the address can be read without touching the object, which may be dead.
+///
+/// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast.
+@usableFromInline
+struct _Slot<Delegate> {
+    @usableFromInline
+    let state: UnsafeMutablePointer<_SlotState>
+
+    @usableFromInline
+    let delegate: UnsafeMutablePointer<Delegate>
+
     @inlinable
-    static func address(in slot: UnsafeMutablePointer<_Slot<Delegate>>) -> UInt {
-        UnsafeRawPointer(slot.pointer(to: \.delegate)!).load(as: UInt.self)
+    @inline(always)
+    init(state: UnsafeMutablePointer<_SlotState>, delegate: UnsafeMutablePointer<Delegate>) {
+        self.state = state
+        self.delegate = delegate
     }
 
-    /// The key of `slot`, read with or without the lock.
+    /// The slot `distance` slots after this one, in the same storage.
     @inlinable
-    @inline(__always)
-    static func loadKey(_ slot: UnsafeMutablePointer<_Slot<Delegate>>) -> _SlotKey {
-        _SlotKey(rawValue: _multicast_load_relaxed(slot.pointer(to: \.key)!))
+    @inline(always)
+    func advanced(by distance: Int) -> _Slot {
+        _Slot(state: state + distance, delegate: delegate + distance)
     }
 
-    /// Changes the key of `slot`; call it with the lock held.
+    /// The key word, as an atomic operation needs it.
+    @inlinable
+    @inline(always)
+    var keyWord: UnsafeMutablePointer<Int64> {
+        UnsafeMutableRawPointer(state).assumingMemoryBound(to: Int64.self)
+    }
+
+    /// The key, read with or without the lock.
+    @inlinable
+    @inline(always)
+    var key: _SlotKey {
+        _SlotKey(rawValue: _multicast_load_relaxed_64(keyWord))
+    }
+
+    /// Changes the key; call it with the lock held.
     ///
     /// A relaxed store is enough: a pass that reads the key after `remove` returned (in the order that the
     /// lock or any other synchronization gives) sees it, by the coherence of one memory word; and nothing
     /// else that a pass reads changes with it.
     @inlinable
-    static func storeKey(_ slot: UnsafeMutablePointer<_Slot<Delegate>>, _ key: _SlotKey) {
-        _multicast_store_relaxed(slot.pointer(to: \.key)!, key.rawValue)
+    func storeKey(_ key: _SlotKey) {
+        _multicast_store_relaxed_64(keyWord, key.rawValue)
     }
 
-    /// Fills the uninitialized `slot`. A weak registration keeps no reference count on `delegate`.
-    @inlinable
-    static func occupy(
-        _ slot: UnsafeMutablePointer<_Slot<Delegate>>, with delegate: Delegate, object: AnyObject, key: _SlotKey
-    ) {
-        if key.isStrong {
-            slot.initialize(to: _Slot(delegate: delegate, key: key.rawValue, reference: _WeakReference(nil)))
-            return
-        }
-        // The delegate's bits, with no count: from here on `reference` decides whether they may be read.
-        withUnsafeBytes(of: delegate) { bytes in
-            UnsafeMutableRawPointer(slot.pointer(to: \.delegate)!).copyMemory(
-                from: bytes.baseAddress!, byteCount: bytes.count)
-        }
-        slot.pointer(to: \.key)!.initialize(to: key.rawValue)
-        slot.pointer(to: \.reference)!.initialize(to: _WeakReference(object))
-    }
-
-    /// Initializes the uninitialized `target` with the registration in `source`.
+    /// Whether a pass may call the delegate: the one place that decides it, for every pass and for lookups
+    /// under the lock.
     ///
-    /// If passes may be reading `source`, it keeps what it owns, and `target` takes counts of its own (a weak
-    /// copy, and a retain for a strong delegate). Otherwise the references move, and `source` no longer owns
-    /// them.
+    /// A weak load under the lock is safe only where the caller holds the object it may load (see
+    /// ``_Registry/find(_:)``): releasing the loaded object could otherwise run its deinit under the lock.
     @inlinable
-    static func transfer(
-        from source: UnsafeMutablePointer<_Slot<Delegate>>,
-        to target: UnsafeMutablePointer<_Slot<Delegate>>,
-        sourceIsRead: Bool
-    ) {
-        let key = loadKey(source)
-        if sourceIsRead {
-            // The bits of a weak delegate are copied as bits: its object may be dead, so no count may be taken.
-            UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: MemoryLayout<_Slot<Delegate>>.size)
-            if key.isStrong {
-                target.pointer(to: \.delegate)!.initialize(to: source.pointee.delegate)
-            }
-            target.pointer(to: \.reference)!.initialize(to: source.pointee.reference)
+    @inline(always)
+    var liveness: _Liveness {
+        let key = key
+        guard key.isCallable else { return .unregistered }
+        if key.isStrong { return .live(keeper: nil) }
+        guard let object = state.pointee.reference.object else { return .dead(key: key) }
+        return .live(keeper: consume object)
+    }
+
+    /// The address of the slot's object, read without touching the object, which may be dead.
+    @inlinable
+    var address: UInt {
+        UnsafeRawPointer(delegate).load(as: UInt.self)
+    }
+
+    /// Fills the uninitialized slot. A weak registration keeps no reference count on `value`.
+    @inlinable
+    func occupy(with value: Delegate, object: AnyObject, key: _SlotKey) {
+        if key.isStrong {
+            delegate.initialize(to: value)
         } else {
-            target.moveInitialize(from: source, count: 1)
-            storeKey(source, key.released)  // moved out: the storage's deinit must not destroy it again
+            // The delegate's bits, with no count: from here on the weak reference decides whether they may be read.
+            withUnsafeBytes(of: value) { bytes in
+                UnsafeMutableRawPointer(delegate).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            }
         }
+        state.initialize(to: _SlotState(key: key.rawValue, reference: _WeakReference(key.isStrong ? nil : object)))
     }
 
-    /// Destroys what the occupied `slot` owns, and marks it released; returns the delegate if the slot owned
-    /// it, so that the caller can release it outside the lock (its deinit may call back into the multicast).
-    /// No pass may be reading the slot.
-    @inlinable
-    static func release(_ slot: UnsafeMutablePointer<_Slot<Delegate>>) -> Delegate? {
-        let key = loadKey(slot)
-        guard key.ownsReferences else { return nil }
-        storeKey(slot, key.released)
-        slot.pointer(to: \.reference)!.deinitialize(count: 1)
-        guard key.isStrong else { return nil }
-        return slot.pointer(to: \.delegate)!.move()
-    }
-
-    /// Lends the delegate in `slot` to `body` if a pass may call it: its key is callable and, if it is held
-    /// weakly, it is alive. Returns what `body` returned, or nil if the slot was skipped; counts a dead weak
-    /// delegate in `dead`. This is the one place that decides whether a delegate is called.
+    /// Initializes the uninitialized `target` with this slot's registration, and appends the object of a live
+    /// weak delegate to `keepers`, to be released after the lock is let go of (see ``_Garbage``).
     ///
-    /// The delegate is lent without a retain or release, which would cost two atomic operations per delegate
-    /// and call: the storage keeps a strong delegate alive, and the object that the weak load returned keeps a
-    /// weak one alive.
+    /// If passes may be reading this slot, it keeps what it owns, and `target` takes counts of its own (a copy
+    /// of the weak reference, and a retain for a strong delegate). Otherwise the references move, and this slot
+    /// no longer owns them. No raw byte of the weak reference is read: where the runtime zeroes a reference to
+    /// an object being deallocated, as the Objective-C runtime does, they may be changing meanwhile.
+    ///
+    /// With the Objective-C runtime (Apple platforms), the keepers take the last release of a delegate out of
+    /// the lock. An Objective-C weak reference, the kind that holds an `NSObject`, is copied, and in older
+    /// releases of objc4 (macOS 10.15's among them) also moved, by loading its object retained and releasing it
+    /// once the new reference is made (objc4's `NSObject.mm`: `objc_copyWeak`, and `objc_moveWeak` as a copy
+    /// then a destroy); if another thread let go of the object meanwhile, that release would deallocate it here,
+    /// under the lock, and its deinit could call back into the multicast. Native Swift weak references, the only
+    /// kind elsewhere, are copied and moved by counting the weak reference alone (the Swift runtime's
+    /// `swift_weakCopyInit` and `swift_weakTakeInit`), which releases no object; holding keepers there too would
+    /// slow a rebuild under churn by a third (measured: remove + add pairs under churn, N = 1000).
     @inlinable
-    @inline(__always)
-    static func lend<Result>(
-        _ slot: UnsafeMutablePointer<_Slot<Delegate>>,
-        dead: inout Int,
-        _ body: (Delegate) throws -> Result
-    ) rethrows -> Result? {
-        let key = loadKey(slot)
-        guard key.isCallable else { return nil }
-        if key.isStrong {
-            return try withDelegate(in: slot, body)
+    func transfer(to target: _Slot, sourceIsRead: Bool, keepers: inout [AnyObject]) {
+        let key = key
+        #if _runtime(_ObjC)
+        if !key.isStrong, let object = state.pointee.reference.object {
+            keepers.append(object)
         }
-        guard let object = slot.pointee.reference.object else {
-            dead += 1
-            return nil
+        #endif
+        if sourceIsRead {
+            if key.isStrong {
+                target.delegate.initialize(to: delegate.pointee)
+            } else {
+                UnsafeMutableRawPointer(target.delegate).copyMemory(
+                    from: delegate, byteCount: MemoryLayout<Delegate>.size)
+            }
+            target.state.initialize(to: _SlotState(key: key.rawValue, reference: state.pointee.reference))
+        } else {
+            target.delegate.moveInitialize(from: delegate, count: 1)
+            target.state.moveInitialize(from: state, count: 1)
+            storeKey(key.released)  // moved out: nothing may destroy it again
         }
-        defer { extendLifetime(object) }
-        return try withDelegate(in: slot, body)
     }
 
-    /// Calls `body` with the delegate in `slot` without retaining or releasing it.
+    /// Destroys what the slot owns, and marks it released; returns the delegate if the slot owned it, so that
+    /// the caller can release it outside the lock (its deinit may call back into the multicast). No pass may
+    /// be reading the slot.
+    @inlinable
+    func release() -> Delegate? {
+        let key = key
+        guard key.ownsReferences else { return nil }
+        _ = withUnsafeMutablePointer(to: &state.pointee.reference) { $0.deinitialize(count: 1) }
+        storeKey(key.released)  // from here on only the key is initialized
+        guard key.isStrong else { return nil }
+        return delegate.move()
+    }
+
+    /// Calls `body` with the delegate, without retaining or releasing it. The caller keeps it alive: by
+    /// holding the object that its weak load returned, or, for a strong delegate, by reading the storage.
     ///
     /// The delegate's bits are moved out of a stack copy and moved back after `body`, so that this function
     /// never owns a reference; `body` borrows the value, as any closure parameter, and copies it if it keeps it.
     @inlinable
-    @inline(__always)
-    static func withDelegate<Result>(
-        in slot: UnsafeMutablePointer<_Slot<Delegate>>,
-        _ body: (Delegate) throws -> Result
-    ) rethrows -> Result {
+    @inline(always)
+    func lend<Result>(_ body: (Delegate) throws -> Result) rethrows -> Result {
         try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer in
             let copy = buffer.baseAddress!
-            UnsafeMutableRawPointer(copy).copyMemory(
-                from: slot.pointer(to: \.delegate)!,
-                byteCount: MemoryLayout<Delegate>.size
-            )
-            let delegate = copy.move()
-            defer { copy.initialize(to: delegate) }  // give the bits back; the copy is never destroyed
-            return try body(delegate)
+            UnsafeMutableRawPointer(copy).copyMemory(from: delegate, byteCount: MemoryLayout<Delegate>.size)
+            let lent = copy.move()
+            do {
+                let result = try body(lent)
+                copy.initialize(to: consume lent)  // give the bits back: the copy is never destroyed
+                return result
+            } catch {
+                copy.initialize(to: consume lent)
+                throw error
+            }
         }
+    }
+
+    /// A strong reference to the delegate, for a caller that keeps it past its turn; the caller keeps it alive
+    /// meanwhile, as for ``lend(_:)``.
+    @inlinable
+    @inline(always)
+    var copyOfDelegate: Delegate {
+        delegate.pointee
+    }
+
+    /// How the multicast holds the delegate: the key's strong bit, set when the slot is filled, never changes.
+    @inlinable
+    var retention: Retention {
+        key.isStrong ? .strong : .weak
     }
 }

@@ -15,7 +15,7 @@ struct _SlotIndex {
     @usableFromInline
     var count = 0
 
-    /// `64 - log2(buckets.count)`: the hash is the high bits of a multiplicative hash of the address.
+    /// `Int.bitWidth - log2(buckets.count)`: the hash is the high bits of a multiplicative hash of the address.
     @usableFromInline
     var shift: Int
 
@@ -36,7 +36,7 @@ struct _SlotIndex {
     }
 
     /// Empties the index, keeping its buckets if they are the size that `capacity` positions need.
-    @inlinable
+    @usableFromInline
     mutating func removeAll(keepingRoomFor capacity: Int) {
         guard Self.size(forCapacity: capacity) == buckets.count else {
             self = _SlotIndex(capacity: capacity)
@@ -52,11 +52,20 @@ struct _SlotIndex {
         (count + 1) * 4 <= buckets.count * 3
     }
 
-    /// The first bucket to probe for `address`.
+    /// The first bucket to probe for `address`: Fibonacci hashing, the high bits of the address times the word
+    /// size's power of two divided by the golden ratio.
     @inlinable
     func home(of address: UInt) -> Int {
-        Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift))
+        Int(truncatingIfNeeded: (address &* Self.multiplier) >> UInt(shift))
     }
+
+    #if _pointerBitWidth(_64)
+    @inlinable
+    static var multiplier: UInt { 0x9E37_79B9_7F4A_7C15 }  // 2^64 / φ
+    #else
+    @inlinable
+    static var multiplier: UInt { 0x9E37_79B9 }  // 2^32 / φ, for 32-bit watchOS
+    #endif
 
     /// Calls `body` with each bucket that may hold `address`'s slot, until it returns true; returns that
     /// bucket, or nil.

@@ -1,126 +1,187 @@
-import _MulticastShims
-
+/// What a storage keeps at the start of its memory: the words that a pass reads or changes.
 @usableFromInline
 struct _StorageHeader {
+    /// The ``_Readers`` word: changed by passes without the lock. The first field, so that its address is the
+    /// header's.
+    @usableFromInline
+    var readers = 0
+
     /// Slots in use; slots `0..<count` are occupied and in registration order. Written under the lock.
     @usableFromInline
-    var count: Int
-
-    /// The ``_Readers`` word: changed by passes without the lock.
-    @usableFromInline
-    var readers: Int
-
-    @inlinable
-    init() {
-        count = 0
-        readers = 0
-    }
+    var count = 0
 }
 
-/// The count of passes that read a storage, and a flag that asks the last of them to collect garbage, in one
-/// word that passes change with atomic operations.
-///
-/// A pass enters under the lock and leaves without it. So, with the lock held, the count can only go down;
-/// once it is zero no pass reads the storage, and none can start reading it while the lock is held.
-@usableFromInline
-enum _Readers {
-    /// Set when the registry has work that waits for the storage's readers: the last one to leave collects it.
-    @usableFromInline
-    static var collectBit: Int { Int.min }
-
-    /// Counts a pass in; call it with the lock held.
-    @inlinable
-    @inline(__always)
-    static func enter(_ word: UnsafeMutablePointer<Int>) {
-        _ = _multicast_fetch_add_relaxed(word, 1)
-    }
-
-    /// Counts a pass out, with release ordering so that its reads happen before whatever the registry does
-    /// once the count is zero. Returns whether this pass was the last reader and must collect.
-    @inlinable
-    @inline(__always)
-    static func leave(_ word: UnsafeMutablePointer<Int>) -> Bool {
-        _multicast_fetch_sub_release(word, 1) == collectBit | 1
-    }
-
-    /// Whether no pass reads the storage. Call it with the lock held.
-    @inlinable
-    static func isUnread(_ word: UnsafeMutablePointer<Int>) -> Bool {
-        _multicast_load_acquire(word) & ~collectBit == 0
-    }
-
-    /// Whether no pass reads the storage; if one does, sets the flag, so that the last to leave collects.
-    /// Call it with the lock held.
-    @inlinable
-    static func isUnreadElseCollectOnLeave(_ word: UnsafeMutablePointer<Int>) -> Bool {
-        if _multicast_load_acquire(word) == 0 { return true }
-        guard _multicast_fetch_or_acquire(word, collectBit) & ~collectBit == 0 else { return false }
-        _multicast_store_relaxed(word, 0)  // the last reader left meanwhile: no one is left to collect
-        return true
-    }
-}
-
-/// The delegates of one multicast, in registration order.
+/// The delegates of one multicast, in registration order, and every pointer operation on them.
 ///
 /// A pass (a `call`, an iteration, `count`) enters the current storage under the lock and then reads slots
 /// `0..<count` of it without the lock. While passes read it, slots below `count` change only in their keys;
-/// a slot is released, or the storage freed, only when no pass reads it. Appending past `count` is always
-/// allowed: no pass reads there. The registry keeps every storage alive while a pass reads it, so passes
-/// do not retain it.
+/// a slot is released, moved or rewritten only when no pass reads it. Appending past `count` is always
+/// allowed: no pass reads there. The registry keeps every storage alive while a pass reads it, so passes do
+/// not retain it.
+///
+/// One allocation holds the header, then the slot states, then the delegates, each array at the alignment of
+/// its type; its addresses never change, and the storage keeps them in constants, which an unoptimized build
+/// reads as cheaply as an optimized one.
 @usableFromInline
-final class _Storage<Delegate>: ManagedBuffer<_StorageHeader, _Slot<Delegate>> {
+final class _Storage<Delegate> {
     @usableFromInline
-    static func make(minimumCapacity: Int) -> _Storage<Delegate> {
-        let buffer = Self.create(minimumCapacity: Swift.max(minimumCapacity, 1)) { _ in _StorageHeader() }
-        return unsafeDowncast(buffer, to: _Storage<Delegate>.self)
+    let header: UnsafeMutablePointer<_StorageHeader>
+
+    /// The first slot; slot `position` is `base.advanced(by: position)`.
+    @usableFromInline
+    let base: _Slot<Delegate>
+
+    /// Slots the storage has room for.
+    @usableFromInline
+    let capacity: Int
+
+    @usableFromInline
+    init(capacity: Int) {
+        let capacity = Swift.max(capacity, 1)
+        func rounded(_ offset: Int, to alignment: Int) -> Int { (offset + alignment - 1) & -alignment }
+        let statesOffset = rounded(MemoryLayout<_StorageHeader>.stride, to: MemoryLayout<_SlotState>.alignment)
+        let delegatesOffset = rounded(
+            statesOffset + capacity * MemoryLayout<_SlotState>.stride, to: MemoryLayout<Delegate>.alignment)
+        let memory = UnsafeMutableRawPointer.allocate(
+            byteCount: delegatesOffset + capacity * MemoryLayout<Delegate>.stride,
+            alignment: Swift.max(
+                MemoryLayout<_StorageHeader>.alignment, MemoryLayout<_SlotState>.alignment,
+                MemoryLayout<Delegate>.alignment))
+        header = memory.initializeMemory(as: _StorageHeader.self, repeating: _StorageHeader(), count: 1)
+        base = _Slot(
+            state: (memory + statesOffset).bindMemory(to: _SlotState.self, capacity: capacity),
+            delegate: (memory + delegatesOffset).bindMemory(to: Delegate.self, capacity: capacity))
+        self.capacity = capacity
     }
 
-    /// The header, read and written through a pointer: `header`, a stored class property, would cost a
-    /// dynamic exclusivity check on every access.
-    @inlinable
-    var head: UnsafeMutablePointer<_StorageHeader> {
-        withUnsafeMutablePointerToHeader { $0 }
+    deinit {
+        releaseAll()
+        UnsafeMutableRawPointer(header).deallocate()
     }
 
-    /// The first slot; valid for as long as the storage is alive.
+    /// Slots in use; those at `0..<count` are occupied.
     @inlinable
-    var slots: UnsafeMutablePointer<_Slot<Delegate>> {
-        withUnsafeMutablePointerToElements { $0 }
+    @inline(always)
+    var count: Int {
+        get { header.pointee.count }
+        set { header.pointee.count = newValue }
     }
 
     /// The ``_Readers`` word.
     @inlinable
+    @inline(always)
     var readers: UnsafeMutablePointer<Int> {
-        withUnsafeMutablePointerToHeader { $0.pointer(to: \.readers)! }
+        UnsafeMutableRawPointer(header).assumingMemoryBound(to: Int.self)
     }
 
-    deinit {
-        releaseSlots()
+    /// The slot at `position`.
+    @inlinable
+    func slot(at position: Int) -> _Slot<Delegate> {
+        base.advanced(by: position)
     }
 }
 
 extension _Storage {
-    /// Destroys what the slots own; no pass may be reading the storage.
+    /// The key of the slot at `position`.
     @inlinable
-    func releaseSlots() {
-        let slots = slots
-        for position in 0..<head.pointee.count {
-            _ = _Slot.release(slots + position)
+    func key(at position: Int) -> _SlotKey {
+        slot(at: position).key
+    }
+
+    /// The address of the object of the slot at `position`, read without touching the object.
+    @inlinable
+    func address(at position: Int) -> UInt {
+        slot(at: position).address
+    }
+
+    /// Whether a pass may call the delegate at `position` (see ``_Slot/liveness``).
+    @inlinable
+    func liveness(at position: Int) -> _Liveness {
+        slot(at: position).liveness
+    }
+
+    /// Destroys what the slot at `position` owns (see ``_Slot/release()``).
+    @inlinable
+    func release(at position: Int) -> Delegate? {
+        slot(at: position).release()
+    }
+
+    /// Appends a registration; the caller has checked that there is room.
+    @inlinable
+    func append(_ delegate: Delegate, object: AnyObject, key: _SlotKey) {
+        slot(at: count).occupy(with: delegate, object: object, key: key)
+        count += 1
+    }
+
+    /// Destroys what every slot owns; no pass may be reading the storage.
+    @inlinable
+    func releaseAll() {
+        for position in 0..<count {
+            _ = release(at: position)
         }
-        head.pointee.count = 0
+        count = 0
     }
 
     /// The position of the slot of registration `registration`, if this storage holds it. Slots are in
     /// registration order, so this is a binary search.
-    @usableFromInline
-    func position(ofRegistration registration: Int) -> Int? {
-        var (low, high) = (0, head.pointee.count)
+    @inlinable
+    func position(ofRegistration registration: Int64) -> Int? {
+        var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2
-            let found = _Slot.loadKey(slots + middle).registration
+            let found = key(at: middle).registration
             if found == registration { return middle }
             if found < registration { low = middle + 1 } else { high = middle }
         }
         return nil
+    }
+
+    /// Marks the slot of registration `registration` removed, if this storage holds it and it is not already.
+    @inlinable
+    func markRemoved(registration: Int64) {
+        if let position = position(ofRegistration: registration) {
+            markRemoved(at: position)
+        }
+    }
+
+    /// Marks the slot at `position` removed, so that no pass calls it, unless it is already.
+    @inlinable
+    func markRemoved(at position: Int) {
+        let slot = slot(at: position)
+        let key = slot.key
+        if key.isCallable { slot.storeKey(key.removed) }
+    }
+
+    /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and
+    /// has room for them, in order; the removed slots stay here, and are released with the storage. The
+    /// objects of live weak delegates go to `keepers` (see ``_Slot/transfer(to:sourceIsRead:keepers:)``).
+    @inlinable
+    func transferRegistrations(to target: _Storage, sourceIsRead: Bool, keepers: inout [AnyObject]) {
+        var moved = 0
+        for position in 0..<count where key(at: position).isCallable {
+            slot(at: position).transfer(to: target.slot(at: moved), sourceIsRead: sourceIsRead, keepers: &keepers)
+            moved += 1
+        }
+        target.count = moved
+    }
+
+    /// Drops the removed slots, moving the others down in order; no pass may be reading the storage. Appends
+    /// the strong delegates of the dropped slots to `released`, and the objects of the moved weak delegates to
+    /// `keepers`.
+    @inlinable
+    func compactInPlace(released: inout [Delegate], keepers: inout [AnyObject]) {
+        var kept = 0
+        for position in 0..<count {
+            let slot = slot(at: position)
+            if slot.key.isCallable {
+                if kept != position {
+                    slot.transfer(to: self.slot(at: kept), sourceIsRead: false, keepers: &keepers)
+                }
+                kept += 1
+            } else if let delegate = slot.release() {
+                released.append(delegate)
+            }
+        }
+        count = kept
     }
 }

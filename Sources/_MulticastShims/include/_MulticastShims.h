@@ -1,5 +1,6 @@
-// Atomic operations on one machine word, for the words that Multicast's passes read or change without the lock:
-// a slot's key and a storage's reader count; and a hint for a thread that spins on the lock.
+// Atomic operations for the words that Multicast's passes read or change without the lock: a slot's key, which
+// has 64 bits on every platform, and a storage's reader count, a machine word; and a hint for a thread that
+// spins on the lock.
 //
 // Swift's own `Synchronization.Atomic` needs iOS 18 / macOS 15, and Multicast supports iOS 13 / macOS 10.15,
 // so the operations it needs come from the C compiler's builtins, which every toolchain Swift uses
@@ -9,9 +10,15 @@
 
 #include <stdint.h>
 
-/// Loads `*word` with no ordering: a plain load on x86-64 and arm64.
-static inline intptr_t _multicast_load_relaxed(const intptr_t *_Nonnull word) {
+/// Loads the 64-bit `*word` with no ordering: a plain load on x86-64, arm64 and arm64_32; on 32-bit ARM
+/// (armv7k watches), the compiler's doubleword atomic.
+static inline int64_t _multicast_load_relaxed_64(const int64_t *_Nonnull word) {
     return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+/// Stores `value` into the 64-bit `*word` with no ordering.
+static inline void _multicast_store_relaxed_64(int64_t *_Nonnull word, int64_t value) {
+    __atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
 
 /// Loads `*word` with acquire ordering.

@@ -4,7 +4,7 @@
 /// it keeps, and what waits for the passes under way.
 extension MulticastDelegate {
     /// Slots the current storage uses, removed and dead ones included.
-    var slotsInUse: Int { _core.withLock { $0.storage.header.count } }
+    var slotsInUse: Int { _core.withLock { $0.storage.count } }
 
     /// Slots the current storage has room for.
     var slotCapacity: Int { _core.withLock { $0.storage.capacity } }
@@ -14,4 +14,11 @@ extension MulticastDelegate {
 
     /// Removed slots of the current storage whose references have not been released yet.
     var pendingReleases: Int { _core.withLock { $0.pending.count } }
+
+    /// The current storage's readers word: the passes reading it, and the bit that asks the last to collect.
+    /// For tests that no other thread uses the multicast in.
+    var readersWord: Int { _core.withLock { $0.storage.readers.pointee } }
+
+    /// The current storage, to tell whether a change replaced it.
+    var storageIdentity: ObjectIdentifier { _core.withLock { ObjectIdentifier($0.storage) } }
 }

@@ -1,0 +1,163 @@
+import Testing
+
+@testable import Multicast
+
+/// Each case of the invariant that `_Slot` states: what a slot owns, what it lends without a count, and what a
+/// transfer or a release leaves behind. Reference counts are read with the runtime's `_getRetainCount`; each
+/// test compares counts of one object before and after, never absolute values.
+@Suite struct SlotTests {
+    final class Target: Listener {
+        let name = "target"
+        let onDeinit: () -> Void
+        init(onDeinit: @escaping () -> Void = {}) { self.onDeinit = onDeinit }
+        func hear(_ event: Int) {}
+        deinit { onDeinit() }
+    }
+
+    /// The slots under test; the storage releases what they still own when the test ends.
+    let storage = _Storage<any Listener>(capacity: 4)
+
+    func occupy(_ position: Int, with target: Target, strong: Bool) {
+        storage.slot(at: position).occupy(
+            with: target, object: target, key: _SlotKey(registration: Int64(position + 1), strong: strong))
+        storage.count = max(storage.count, position + 1)
+    }
+
+    @Test func aWeakSlotHoldsNoCountOnItsDelegate() {
+        let target = Target()
+        let before = _getRetainCount(target)
+        occupy(0, with: target, strong: false)
+        #expect(_getRetainCount(target) == before)
+        guard case .live(let keeper) = storage.liveness(at: 0) else {
+            Issue.record("a weak slot of a live object is not live")
+            return
+        }
+        #expect(keeper === target)
+        #expect(storage.address(at: 0) == UInt(bitPattern: Unmanaged.passUnretained(target).toOpaque()))
+    }
+
+    @Test func aWeakSlotOfADeadObjectIsDeadAndKeepsItsAddress() {
+        var target: Target? = Target()
+        occupy(0, with: target!, strong: false)
+        let address = storage.address(at: 0)
+        target = nil
+        guard case .dead(let key) = storage.liveness(at: 0) else {
+            Issue.record("a weak slot of a deallocated object is not dead")
+            return
+        }
+        #expect(key == storage.key(at: 0))
+        #expect(storage.address(at: 0) == address)
+    }
+
+    @Test func aStrongSlotOwnsItsDelegateUntilReleased() {
+        let target = Target()
+        let before = _getRetainCount(target)
+        occupy(0, with: target, strong: true)
+        #expect(_getRetainCount(target) == before + 1)
+        guard case .live(let keeper) = storage.liveness(at: 0) else {
+            Issue.record("a strong slot is not live")
+            return
+        }
+        #expect(keeper == nil)  // the storage keeps it alive
+        do {
+            let released = storage.release(at: 0)
+            #expect(released === target)
+        }
+        #expect(storage.release(at: 0) == nil)  // released once only
+        #expect(_getRetainCount(target) == before)
+    }
+
+    @Test func releasingAWeakSlotLeavesTheObjectAloneAndTheSlotUncallable() {
+        let target = Target()
+        occupy(0, with: target, strong: false)
+        let before = _getRetainCount(target)
+        #expect(storage.release(at: 0) == nil)
+        #expect(_getRetainCount(target) == before)
+        #expect(!storage.key(at: 0).isCallable)
+        #expect(!storage.key(at: 0).ownsReferences)
+        if case .unregistered = storage.liveness(at: 0) {} else { Issue.record("a released slot may be called") }
+    }
+
+    /// Lent without a count, a delegate is deallocated during the body as soon as its last other reference
+    /// goes: the caller's object for a weak slot, the storage's for a strong one.
+    @Test func lendingTakesNoCountAndGivesTheResultBack() {
+        for strong in [false, true] {
+            let deallocated = CallLog()
+            var target: Target? = Target { deallocated.append("target") }
+            occupy(0, with: target!, strong: strong)
+            let answer = storage.slot(at: 0).lend { _ -> Int in
+                if strong {
+                    _ = storage.release(at: 0)  // the storage's reference, the last one
+                }
+                target = nil
+                return deallocated.calls.count  // the delegate is not used after its deallocation
+            }
+            #expect(answer == 1)
+            storage.count = 0
+        }
+    }
+
+    @Test func lendingGivesTheBitsBackWhenTheBodyThrows() {
+        let target = Target()
+        occupy(0, with: target, strong: true)
+        let before = _getRetainCount(target)
+        #expect(throws: Stop(name: "body")) {
+            try storage.slot(at: 0).lend { _ in throw Stop(name: "body") }
+        }
+        #expect(_getRetainCount(target) == before)
+        #expect(storage.release(at: 0) === target)
+    }
+
+    @Test func aCopyFromASlotThatPassesReadGivesTheTargetCountsOfItsOwn() {
+        for strong in [false, true] {
+            let target = Target()
+            occupy(0, with: target, strong: strong)
+            let before = _getRetainCount(target)
+            let copy = _Storage<any Listener>(capacity: 1)
+            var keepers: [AnyObject] = []
+            storage.slot(at: 0).transfer(to: copy.slot(at: 0), sourceIsRead: true, keepers: &keepers)
+            copy.count = 1
+            // With the Objective-C runtime, a weak delegate's object is held until after the lock (see `transfer`).
+            #if _runtime(_ObjC)
+            #expect(keepers.map(ObjectIdentifier.init) == (strong ? [] : [ObjectIdentifier(target)]))
+            #else
+            #expect(keepers.isEmpty)
+            #endif
+            keepers.removeAll()
+            #expect(_getRetainCount(target) == before + (strong ? 1 : 0))
+            #expect(storage.key(at: 0) == copy.key(at: 0))
+            #expect(storage.key(at: 0).ownsReferences)  // the source still owns what it owned
+            _ = storage.release(at: 0)
+            guard case .live = copy.liveness(at: 0) else {
+                Issue.record("the copy does not hold the delegate once the source is released")
+                return
+            }
+            #expect(copy.slot(at: 0).lend { $0 === target })
+            _ = copy.release(at: 0)
+            #expect(_getRetainCount(target) == before - (strong ? 1 : 0))
+        }
+    }
+
+    @Test func aMoveFromAnUnreadSlotLeavesTheSourceOwningNothing() {
+        for strong in [false, true] {
+            let target = Target()
+            occupy(1, with: target, strong: strong)
+            let before = _getRetainCount(target)
+            var keepers: [AnyObject] = []
+            storage.slot(at: 1).transfer(to: storage.slot(at: 0), sourceIsRead: false, keepers: &keepers)
+            keepers.removeAll()
+            #expect(_getRetainCount(target) == before)
+            #expect(!storage.key(at: 1).ownsReferences)
+            #expect(storage.release(at: 1) == nil)
+            #expect(storage.key(at: 0).isCallable)
+            #expect(storage.slot(at: 0).lend { $0 === target })
+            _ = storage.release(at: 0)
+            storage.count = 0
+        }
+    }
+
+    @Test func theFieldsThatPassesReadHaveTheOffsetsTheyAreReadAt() {
+        #expect(MemoryLayout<_SlotState>.offset(of: \.key) == 0)
+        #expect(MemoryLayout<_StorageHeader>.offset(of: \.readers) == 0)
+    }
+}
