@@ -155,6 +155,40 @@ final class NotificationCenterWeak: Registering, @unchecked Sendable {
     }
 }
 
+/// Block observers capturing `[weak receiver]`, posted without a `userInfo` payload: NotificationCenter at its
+/// cheapest. The observers read the value from where the poster left it, as observers of an event without a
+/// payload read the state that changed.
+///
+/// Unchecked: `observers` is only used by the thread that registers, and `value` by the thread that posts.
+final class NotificationCenterWeakNoPayload: Contender, @unchecked Sendable {
+    final class Value: @unchecked Sendable {
+        var current = 0
+    }
+
+    static let name = "NotificationCenter [weak], no payload"
+    let center = NotificationCenter()
+    let value = Value()
+    var observers: [any NSObjectProtocol] = []
+
+    init(_ receivers: [Counter]) {
+        for receiver in receivers {
+            observers.append(
+                center.addObserver(forName: benchmarkNotification, object: nil, queue: nil) {
+                    [weak receiver, value] _ in
+                    receiver?.receive(value.current)
+                }
+            )
+        }
+    }
+    func callAll(_ value: Int) {
+        self.value.current = value
+        center.post(name: benchmarkNotification, object: nil)
+    }
+    deinit {
+        for observer in observers { center.removeObserver(observer) }
+    }
+}
+
 /// Block observers capturing the receiver strongly.
 final class NotificationCenterStrong: Contender {
     static let name = "NotificationCenter (strong)"
@@ -338,8 +372,9 @@ func onMainActor(_ body: @MainActor () -> Void) {
 /// Every contender of the call benchmarks, in table order.
 let callContenders: [any Contender.Type] = {
     var contenders: [any Contender.Type] = [
-        MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self, NotificationCenterStrong.self,
-        SeedOneStyle.self, SeedTwoStyle.self, StrongFloor.self, WeakFloor.self, MulticastMainActor.self,
+        MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self, NotificationCenterWeakNoPayload.self,
+        NotificationCenterStrong.self, SeedOneStyle.self, SeedTwoStyle.self, StrongFloor.self, WeakFloor.self,
+        MulticastMainActor.self,
     ]
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         contenders.append(MainActorMessageWeak.self)

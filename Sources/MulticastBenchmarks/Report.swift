@@ -22,6 +22,11 @@ struct Report {
         }
         log("call, no delegates")
         report.empty = measureCalls(size: 0, settings: settings)
+        if build == "debug" {
+            log("allocations per call (valgrind)")
+            report.allocations = countAllocations(settings.allocationContenders, sizes: settings.allocationSizes)
+            return report
+        }
         for size in settings.callSizes {
             log("async delivery, N = \(size)")
             report.asyncDelivery[size] = measureAsyncDelivery(size: size, settings: settings)
@@ -55,6 +60,44 @@ struct Report {
 
     /// Each target the benchmark is held to: its figure, the limit, and whether it is met (nil: not measured).
     var targets: [(figure: String, value: String, target: String, met: Bool?)] {
+        build == "debug" ? debugTargets : releaseTargets
+    }
+
+    /// The targets of a debug build: as fast as NotificationCenter at its cheapest, built the same way, and no
+    /// allocation.
+    var debugTargets: [(figure: String, value: String, target: String, met: Bool?)] {
+        var rows: [(figure: String, value: String, target: String, met: Bool?)] = []
+        func ratio(_ figure: String, _ value: Double, atLeast limit: Double? = nil, atMost: Double? = nil) {
+            let text = value.isNaN ? "not measured" : String(format: "%.2fx", value)
+            if let limit {
+                rows.append((figure, text, ">= \(limit)x", value.isNaN ? nil : value >= limit))
+            } else if let atMost {
+                rows.append((figure, text, "<= \(atMost)x", value.isNaN ? nil : value <= atMost))
+            }
+        }
+        let largeSizes = settings.callSizes.filter { $0 >= 10 }
+        for name in [MulticastWeak.name, MulticastStrong.name] {
+            let speedup =
+                largeSizes.map { median(NotificationCenterWeakNoPayload.name, $0) / median(name, $0) }.min() ?? .nan
+            ratio("NotificationCenter [weak], no payload / \(name), N >= 10 (worst)", speedup, atLeast: 1)
+        }
+        let weakRatio = largeSizes.map { median(MulticastWeak.name, $0) / median(WeakFloor.name, $0) }.max() ?? .nan
+        ratio("weak call / floor (ii), N >= 10 (worst; stretch)", weakRatio, atMost: 2)
+        rows.append(allocationTarget)
+        return rows
+    }
+
+    /// The heap allocations of Multicast's calls: none, at every N counted.
+    var allocationTarget: (figure: String, value: String, target: String, met: Bool?) {
+        let counted = [MulticastWeak.name, MulticastStrong.name].compactMap { allocations[$0] }.flatMap(\.values)
+        guard let most = counted.max() else {
+            return ("heap allocations per call, any N", "not counted (no valgrind)", "0", nil)
+        }
+        return ("heap allocations per call, any N", String(format: "%.2f", most), "0", most == 0)
+    }
+
+    /// The targets of a release build.
+    var releaseTargets: [(figure: String, value: String, target: String, met: Bool?)] {
         var rows: [(String, String, String, Bool?)] = []
         func ratio(_ figure: String, _ value: Double, atMost limit: Double, digits: Int = 2) {
             let text = value.isNaN ? "not measured" : String(format: "%.\(digits)fx", value)
@@ -88,14 +131,7 @@ struct Report {
             }.min() ?? .nan
         // Both start a task per delegate: on par, within the noise of task scheduling on a shared machine.
         ratio("AsyncMessage [weak] / callConcurrently, until all ran, any N (worst)", asyncSpeedup, atLeast: 0.8)
-        let multicastAllocations = [MulticastWeak.name, MulticastStrong.name].compactMap { allocations[$0] }.flatMap(
-            \.values)
-        if multicastAllocations.isEmpty {
-            rows.append(("heap allocations per call, any N", "not counted (no valgrind)", "0", nil))
-        } else {
-            let most = multicastAllocations.max()!
-            rows.append(("heap allocations per call, any N", String(format: "%.2f", most), "0", most == 0))
-        }
+        rows.append(allocationTarget)
         if let small = registration[settings.registrationSizes.first!]?[MulticastWeak.name]?.median,
             let large = registration[settings.registrationSizes.last!]?[MulticastWeak.name]?.median,
             let center = registration[settings.registrationSizes.last!]?[NotificationCenterWeak.name]?.median
@@ -134,8 +170,19 @@ struct Report {
         let machine =
             "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
         print(
-            "# Multicast benchmarks (\(settings.samples) interleaved samples; median, min in parentheses; \(machine))\n"
+            "# Multicast benchmarks, \(build) build (\(settings.samples) interleaved samples; median, min in parentheses;"
+                + " \(machine))\n"
         )
+        if build == "debug" {
+            print(
+                """
+                Debug figures: Multicast, the contenders and this program are built without optimization, as an \
+                app's debug build builds them; Foundation is the system's, optimized as always. Only the call \
+                scenarios run; `swift run -c release MulticastBenchmarks` measures them all.
+
+                """
+            )
+        }
         print("## call: ns per delegate\n")
         printTable(
             ["contender"] + settings.callSizes.map { "N = \($0)" } + ["no delegates (ns per call)"],
@@ -151,6 +198,11 @@ struct Report {
         print("\n## heap allocations per call (valgrind, difference of two call counts)\n")
         printBySize(callContenders.map { $0.name }, settings.callSizes) { name, size in
             allocations[name]?[size].map { String(format: "%.2f", $0) } ?? "-"
+        }
+        guard build == "release" else {
+            print("\n## targets (debug build)\n")
+            printTargets()
+            return
         }
         print("\n## async delivery: ns per delegate, from the call until every delegate has run\n")
         printBySize(asyncContenders.map { $0.name }, settings.callSizes) { name, size in
@@ -200,6 +252,10 @@ struct Report {
             ]
         )
         print("\n## targets\n")
+        printTargets()
+    }
+
+    func printTargets() {
         printTable(
             ["figure", "measured", "target", "met"],
             targets.map { [$0.figure, $0.value, $0.target, $0.met.map { $0 ? "yes" : "NO" } ?? "not measured"] })
@@ -213,6 +269,7 @@ struct Report {
                 })
         }
         let object: [String: Any] = [
+            "build": build,
             "samples": settings.samples,
             "callNanosecondsPerDelegate": figures(calls),
             "emptyCallNanoseconds": empty.mapValues { ["median": $0.median, "min": $0.minimum] },

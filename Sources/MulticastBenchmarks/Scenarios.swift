@@ -1,6 +1,13 @@
 import Foundation
 import MulticastChecks
 
+/// The build this run measures: a debug build runs only the call scenarios.
+#if DEBUG
+let build = "debug"
+#else
+let build = "release"
+#endif
+
 /// How long a run may take, and how carefully it measures.
 struct Settings {
     var samples: Int
