@@ -12,10 +12,10 @@ import Musl
 #endif
 
 /// A mutex for bookkeeping.
-public final class CheckLock: @unchecked Sendable {
+package final class CheckLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    public init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let error = pthread_mutex_init(mutex, nil)
@@ -27,7 +27,7 @@ public final class CheckLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -35,20 +35,20 @@ public final class CheckLock: @unchecked Sendable {
 }
 
 /// A value guarded by a ``CheckLock``.
-public final class Guarded<Value>: @unchecked Sendable {
+package final class Guarded<Value>: @unchecked Sendable {
     private let lock = CheckLock()
     private var stored: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         stored = value
     }
 
-    public var value: Value {
+    package var value: Value {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
 
-    public func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try lock.withLock { try body(&stored) }
     }
 }
@@ -63,7 +63,7 @@ func monotonicSeconds() -> Double {
 /// Runs `body(thread)` on `count` new threads at once. Returns true when all of them finished within
 /// `timeout` seconds; false otherwise, leaving the stragglers running (a deadlock, which the caller reports
 /// as a failure instead of hanging).
-public func runOnThreads(
+package func runOnThreads(
     _ count: Int,
     timeout: Double,
     _ body: @escaping @Sendable (Int) -> Void
@@ -106,12 +106,12 @@ private func threadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRa
 #endif
 
 /// Reads an environment variable.
-public func environment(_ name: String) -> String? {
+package func environment(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
     return String(cString: value)
 }
 
 /// Ends the process with `status`.
-public func exitProcess(_ status: Int32) -> Never {
+package func exitProcess(_ status: Int32) -> Never {
     exit(status)
 }
