@@ -75,8 +75,26 @@ package func runOnThreads(
             running.withValue { $0 -= 1 }
         }
         let context = Unmanaged.passRetained(ThreadWork(work)).toOpaque()
+        // What differs between the headers. The handle: Darwin's <pthread/pthread.h> makes `pthread_t` a pointer
+        // to an opaque struct, filled through a `pthread_t _Nullable *` (`UnsafeMutablePointer<pthread_t?>` in
+        // Swift) and passed to `pthread_detach` nonnull, which the implicitly unwrapped handle does; glibc's
+        // <pthread.h> makes it an `unsigned long`, filled through a plain `pthread_t *`. The start routine:
+        // glibc's `void *(*)(void *)` takes an `UnsafeMutableRawPointer?`; Darwin's takes an
+        // `UnsafeMutableRawPointer?` or, where the header picks its older declaration under `assume_nonnull`
+        // (`_PTHREAD_SWIFT_IMPORTER_NULLABILITY_COMPAT`), an `UnsafeMutableRawPointer`. So the routine is a
+        // closure, whose parameter takes the type of the import, and `context as UnsafeMutableRawPointer?`
+        // reads either.
+        #if canImport(Darwin)
+        var handle: pthread_t! = nil
+        #else
         var handle = pthread_t()
-        let error = pthread_create(&handle, nil, threadEntry, context)
+        #endif
+        let error = pthread_create(
+            &handle, nil,
+            { context in
+                Unmanaged<ThreadWork>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue().run()
+                return nil
+            }, context)
         precondition(error == 0, "pthread_create failed with error \(error)")
         pthread_detach(handle)
     }
@@ -92,18 +110,6 @@ private final class ThreadWork {
     let run: @Sendable () -> Void
     init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }
-
-#if canImport(Darwin)
-private func threadEntry(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    Unmanaged<ThreadWork>.fromOpaque(context).takeRetainedValue().run()
-    return nil
-}
-#else
-private func threadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    Unmanaged<ThreadWork>.fromOpaque(context!).takeRetainedValue().run()
-    return nil
-}
-#endif
 
 /// Reads an environment variable.
 package func environment(_ name: String) -> String? {
