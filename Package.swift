@@ -15,11 +15,15 @@ let package = Package(
         // them under valgrind and the sanitizers without a test runner. Neither is a product.
         .target(name: "MulticastChecks", dependencies: ["Multicast"]),
         .executableTarget(name: "MulticastStress", dependencies: ["MulticastChecks"]),
-        // The demo, `swift run ChatDemo`: an executable, not a product. Its logic lives in ChatDemoKit so the
-        // tests can import it.
-        .target(name: "ChatDemoKit", dependencies: ["Multicast"]),
-        .executableTarget(name: "ChatDemo", dependencies: ["ChatDemoKit"]),
-        .testTarget(name: "ChatDemoTests", dependencies: ["ChatDemoKit", "Multicast"]),
+        // The demo, `swift run ChatDemo`: an executable, not a product, that puts the chat on the terminal.
+        // `Chat` is what the demo is about: the session, its screens and commands, and the one multicast they
+        // listen on. `TerminalKit` draws and reads the terminal; it does not import Multicast, and knows
+        // nothing of the chat. Neither is a product; each has its tests.
+        .target(name: "TerminalKit"),
+        .target(name: "Chat", dependencies: ["Multicast", "TerminalKit"]),
+        .executableTarget(name: "ChatDemo", dependencies: ["Chat", "TerminalKit"]),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
+        .testTarget(name: "ChatTests", dependencies: ["Chat", "Multicast", "TerminalKit"]),
         // `swift run -c release MulticastBenchmarks`: an executable, not a product, with a C helper for heap
         // figures.
         .target(name: "_BenchmarkSupport"),

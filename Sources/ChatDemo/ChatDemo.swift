@@ -1,5 +1,6 @@
-import ChatDemoKit
+import Chat
 import Foundation
+import TerminalKit
 
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,7 @@
 ///
 /// Top-level programs use all cases but `removeSelf`, `releaseSelf` and `check`, which only a delegate's turn
 /// in a pass performs. `description` prints the case as Swift, so a failing program can be pasted into a test.
-public enum FuzzOp: Sendable, Hashable, CustomStringConvertible {
+package enum FuzzOp: Sendable, Hashable, CustomStringConvertible {
     /// Puts a new delegate in `handle`, releasing the one there; `strong` delegates are only ever added strongly.
     case create(handle: Int, strong: Bool)
     /// Adds the delegate in `handle` to `list`, with its own retention.
@@ -22,7 +22,7 @@ public enum FuzzOp: Sendable, Hashable, CustomStringConvertible {
     /// On a delegate's turn: compares `count`, `isEmpty` and `contains` with the model.
     case check
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .create(let handle, let strong): ".create(handle: \(handle), strong: \(strong))"
         case .add(let list, let handle): ".add(list: \(list), handle: \(handle))"
@@ -39,7 +39,7 @@ public enum FuzzOp: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The ways to walk over a multicast's delegates.
-public enum PassKind: Int, Sendable, Hashable, CaseIterable {
+package enum PassKind: Int, Sendable, Hashable, CaseIterable {
     /// `call`, to the end.
     case call
     /// `for-in`; may `break` early.
@@ -57,7 +57,7 @@ public enum PassKind: Int, Sendable, Hashable, CaseIterable {
 }
 
 /// How the fuzzed multicast spells its `Delegate` type: each has its own layout in a slot.
-public enum DelegateShape: Int, Sendable, Hashable, CaseIterable {
+package enum DelegateShape: Int, Sendable, Hashable, CaseIterable {
     /// `any FuzzDelegate`, a class-bound protocol: one reference.
     case classBound
     /// `any LooseDelegate`, a protocol that is not class-bound: an opaque existential container.
@@ -67,15 +67,15 @@ public enum DelegateShape: Int, Sendable, Hashable, CaseIterable {
 }
 
 /// The sizes of a random program.
-public enum FuzzShape {
-    public static let lists = 2
-    public static let handles = 8
-    public static let maximumDepth = 3
+package enum FuzzShape {
+    package static let lists = 2
+    package static let handles = 8
+    package static let maximumDepth = 3
 }
 
 extension FuzzOp {
     /// A random top-level program of `count` operations.
-    public static func program(seed: UInt64, count: Int) -> [FuzzOp] {
+    package static func program(seed: UInt64, count: Int) -> [FuzzOp] {
         var random = SplitMix64(seed: seed)
         var filled = [Bool](repeating: false, count: FuzzShape.handles)
         var program: [FuzzOp] = []

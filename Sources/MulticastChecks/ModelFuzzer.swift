@@ -1,18 +1,18 @@
 import Multicast
 
 /// The delegate protocol of the fuzzed multicasts: class-bound.
-public protocol FuzzDelegate: AnyObject {
+package protocol FuzzDelegate: AnyObject {
     var id: Int { get }
 }
 
 /// The same, not class-bound: `any LooseDelegate` is an opaque existential container, not a bare reference.
-public protocol LooseDelegate {
+package protocol LooseDelegate {
     var id: Int { get }
 }
 
 /// A delegate of the random programs; its id is its index in the model.
-public final class FuzzProbe: FuzzDelegate, LooseDelegate {
-    public let id: Int
+package final class FuzzProbe: FuzzDelegate, LooseDelegate {
+    package let id: Int
 
     init(id: Int) {
         self.id = id
@@ -20,27 +20,27 @@ public final class FuzzProbe: FuzzDelegate, LooseDelegate {
 }
 
 /// Where a random program and the model first disagreed.
-public struct FuzzFailure: Error, CustomStringConvertible, Sendable {
+package struct FuzzFailure: Error, CustomStringConvertible, Sendable {
     /// The index of the top-level operation that failed.
-    public var step: Int
-    public var message: String
+    package var step: Int
+    package var message: String
 
-    public var description: String { "step \(step): \(message)" }
+    package var description: String { "step \(step): \(message)" }
 }
 
 /// What a run did.
-public struct FuzzStatistics: Sendable {
+package struct FuzzStatistics: Sendable {
     /// Top-level operations.
-    public var operations = 0
+    package var operations = 0
     /// Operations that delegates performed on their turn in a pass.
-    public var turnActions = 0
-    public var passes = 0
+    package var turnActions = 0
+    package var passes = 0
     /// Delegates called (or visited) by passes, each checked against the model.
-    public var visits = 0
+    package var visits = 0
 
-    public init() {}
+    package init() {}
 
-    public mutating func merge(_ other: FuzzStatistics) {
+    package mutating func merge(_ other: FuzzStatistics) {
         operations += other.operations
         turnActions += other.turnActions
         passes += other.passes
@@ -49,9 +49,9 @@ public struct FuzzStatistics: Sendable {
 }
 
 /// Runs random programs against `MulticastDelegate` and ``ReferenceModel`` in lockstep.
-public enum ModelFuzzer {
+package enum ModelFuzzer {
     /// Runs `program` on fresh multicasts; returns the first disagreement with the model, if any.
-    public static func replay(shape: DelegateShape, _ program: [FuzzOp]) -> FuzzFailure? {
+    package static func replay(shape: DelegateShape, _ program: [FuzzOp]) -> FuzzFailure? {
         run(program, shape: shape).failure
     }
 
@@ -70,14 +70,14 @@ public enum ModelFuzzer {
     }
 
     /// The shortest program found that still fails against `MulticastDelegate` (see ``shrink(_:failingStep:)``).
-    public static func shrink(_ program: [FuzzOp], shape: DelegateShape) -> [FuzzOp] {
+    package static func shrink(_ program: [FuzzOp], shape: DelegateShape) -> [FuzzOp] {
         shrink(program) { replay(shape: shape, $0)?.step }
     }
 
     /// The shortest program found that still fails: the failing prefix, less every chunk of operations whose
     /// removal keeps it failing (halving the chunk size down to single operations). `failingStep` runs a
     /// program and returns the index of the operation that failed, or nil if it passed.
-    public static func shrink(_ program: [FuzzOp], failingStep: ([FuzzOp]) -> Int?) -> [FuzzOp] {
+    package static func shrink(_ program: [FuzzOp], failingStep: ([FuzzOp]) -> Int?) -> [FuzzOp] {
         guard let step = failingStep(program) else { return program }
         var current = Array(program.prefix(step + 1))
         var chunk = max(current.count / 2, 1)
@@ -99,7 +99,7 @@ public enum ModelFuzzer {
 
     /// Runs `operations` random operations, in programs of `programLength` from fresh multicasts, all drawn from
     /// `seed`. Stops at the first failure, which it shrinks.
-    public static func fuzz(seed: UInt64, operations: Int, programLength: Int = 200) -> FuzzReport {
+    package static func fuzz(seed: UInt64, operations: Int, programLength: Int = 200) -> FuzzReport {
         var seeds = SplitMix64(seed: seed)
         var statistics = FuzzStatistics()
         var index = 0
@@ -128,22 +128,22 @@ public enum ModelFuzzer {
 }
 
 /// The outcome of ``ModelFuzzer/fuzz(seed:operations:programLength:)``.
-public struct FuzzReport: Sendable {
-    public var seed: UInt64
-    public var statistics: FuzzStatistics
-    public var counterexample: FuzzCounterexample?
+package struct FuzzReport: Sendable {
+    package var seed: UInt64
+    package var statistics: FuzzStatistics
+    package var counterexample: FuzzCounterexample?
 }
 
 /// A failing program, shrunk, in a form that replays it.
-public struct FuzzCounterexample: Sendable, CustomStringConvertible {
-    public var seed: UInt64
-    public var program: Int
-    public var shape: DelegateShape
-    public var failure: FuzzFailure
-    public var operations: [FuzzOp]
-    public var originalLength: Int
+package struct FuzzCounterexample: Sendable, CustomStringConvertible {
+    package var seed: UInt64
+    package var program: Int
+    package var shape: DelegateShape
+    package var failure: FuzzFailure
+    package var operations: [FuzzOp]
+    package var originalLength: Int
 
-    public var description: String {
+    package var description: String {
         let lines = operations.map { "    \($0)," }.joined(separator: "\n")
         return """
             MulticastDelegate disagrees with the reference model: seed \(seed), program \(program), \

@@ -12,10 +12,10 @@ import Musl
 #endif
 
 /// A mutex for bookkeeping.
-public final class CheckLock: @unchecked Sendable {
+package final class CheckLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    public init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let error = pthread_mutex_init(mutex, nil)
@@ -27,7 +27,7 @@ public final class CheckLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -35,20 +35,20 @@ public final class CheckLock: @unchecked Sendable {
 }
 
 /// A value guarded by a ``CheckLock``.
-public final class Guarded<Value>: @unchecked Sendable {
+package final class Guarded<Value>: @unchecked Sendable {
     private let lock = CheckLock()
     private var stored: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         stored = value
     }
 
-    public var value: Value {
+    package var value: Value {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
 
-    public func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try lock.withLock { try body(&stored) }
     }
 }
@@ -63,7 +63,7 @@ func monotonicSeconds() -> Double {
 /// Runs `body(thread)` on `count` new threads at once. Returns true when all of them finished within
 /// `timeout` seconds; false otherwise, leaving the stragglers running (a deadlock, which the caller reports
 /// as a failure instead of hanging).
-public func runOnThreads(
+package func runOnThreads(
     _ count: Int,
     timeout: Double,
     _ body: @escaping @Sendable (Int) -> Void
@@ -75,8 +75,26 @@ public func runOnThreads(
             running.withValue { $0 -= 1 }
         }
         let context = Unmanaged.passRetained(ThreadWork(work)).toOpaque()
+        // What differs between the headers. The handle: Darwin's <pthread/pthread.h> makes `pthread_t` a pointer
+        // to an opaque struct, filled through a `pthread_t _Nullable *` (`UnsafeMutablePointer<pthread_t?>` in
+        // Swift) and passed to `pthread_detach` nonnull, which the implicitly unwrapped handle does; glibc's
+        // <pthread.h> makes it an `unsigned long`, filled through a plain `pthread_t *`. The start routine:
+        // glibc's `void *(*)(void *)` takes an `UnsafeMutableRawPointer?`; Darwin's takes an
+        // `UnsafeMutableRawPointer?` or, where the header picks its older declaration under `assume_nonnull`
+        // (`_PTHREAD_SWIFT_IMPORTER_NULLABILITY_COMPAT`), an `UnsafeMutableRawPointer`. So the routine is a
+        // closure, whose parameter takes the type of the import, and `context as UnsafeMutableRawPointer?`
+        // reads either.
+        #if canImport(Darwin)
+        var handle: pthread_t! = nil
+        #else
         var handle = pthread_t()
-        let error = pthread_create(&handle, nil, threadEntry, context)
+        #endif
+        let error = pthread_create(
+            &handle, nil,
+            { context in
+                Unmanaged<ThreadWork>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue().run()
+                return nil
+            }, context)
         precondition(error == 0, "pthread_create failed with error \(error)")
         pthread_detach(handle)
     }
@@ -93,25 +111,13 @@ private final class ThreadWork {
     init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }
 
-#if canImport(Darwin)
-private func threadEntry(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    Unmanaged<ThreadWork>.fromOpaque(context).takeRetainedValue().run()
-    return nil
-}
-#else
-private func threadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    Unmanaged<ThreadWork>.fromOpaque(context!).takeRetainedValue().run()
-    return nil
-}
-#endif
-
 /// Reads an environment variable.
-public func environment(_ name: String) -> String? {
+package func environment(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
     return String(cString: value)
 }
 
 /// Ends the process with `status`.
-public func exitProcess(_ status: Int32) -> Never {
+package func exitProcess(_ status: Int32) -> Never {
     exit(status)
 }

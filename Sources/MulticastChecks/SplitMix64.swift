@@ -1,12 +1,12 @@
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, so that every run of a seed is the same.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public var state: UInt64
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    package var state: UInt64
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,7 +15,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A number in `0..<bound`.
-    public mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         Int(next() % UInt64(bound))
     }
 }

@@ -1,7 +1,7 @@
 import Multicast
 
 /// The delegate protocol of the stress test.
-public protocol StressDelegate: AnyObject, Sendable {
+package protocol StressDelegate: AnyObject, Sendable {
     var id: Int { get }
     /// Called by a pass over multicast `list`, with ticks of the shared clock: `pass`, taken before the pass
     /// began; `turns`, at its first delegate's turn (after it took its snapshot); `since`, before the pass
@@ -10,16 +10,16 @@ public protocol StressDelegate: AnyObject, Sendable {
 }
 
 /// How big a stress run is.
-public struct StressConfiguration: Sendable {
-    public var threads = 4
-    public var operationsPerThread = 50_000
-    public var multicasts = 2
-    public var poolSize = 16
-    public var seed: UInt64 = 1
+package struct StressConfiguration: Sendable {
+    package var threads = 4
+    package var operationsPerThread = 50_000
+    package var multicasts = 2
+    package var poolSize = 16
+    package var seed: UInt64 = 1
     /// Seconds after which unfinished threads count as a deadlock.
-    public var timeout = 600.0
+    package var timeout = 600.0
 
-    public init(threads: Int = 4, operationsPerThread: Int = 50_000, seed: UInt64 = 1, timeout: Double = 600) {
+    package init(threads: Int = 4, operationsPerThread: Int = 50_000, seed: UInt64 = 1, timeout: Double = 600) {
         self.threads = threads
         self.operationsPerThread = operationsPerThread
         self.seed = seed
@@ -28,19 +28,19 @@ public struct StressConfiguration: Sendable {
 }
 
 /// What a stress run did, and every invariant it saw broken.
-public struct StressReport: Sendable, CustomStringConvertible {
-    public var configuration: StressConfiguration
-    public var finished = false
-    public var operations = 0
-    public var passes = 0
-    public var calls = 0
-    public var removals = 0
-    public var delegates = 0
-    public var violations: [String] = []
+package struct StressReport: Sendable, CustomStringConvertible {
+    package var configuration: StressConfiguration
+    package var finished = false
+    package var operations = 0
+    package var passes = 0
+    package var calls = 0
+    package var removals = 0
+    package var delegates = 0
+    package var violations: [String] = []
 
-    public var passed: Bool { finished && violations.isEmpty }
+    package var passed: Bool { finished && violations.isEmpty }
 
-    public var description: String {
+    package var description: String {
         var text =
             "stress: \(configuration.threads) threads x \(configuration.operationsPerThread) operations = "
             + "\(operations) on \(configuration.multicasts) multicasts, \(delegates) delegates, \(passes) passes, "
@@ -57,13 +57,13 @@ public struct StressReport: Sendable, CustomStringConvertible {
 }
 
 /// A shared logical clock: each tick is later than every tick taken before it on any thread.
-public final class LogicalClock: @unchecked Sendable {
+package final class LogicalClock: @unchecked Sendable {
     private let lock = CheckLock()
     private var now = 0
 
-    public init() {}
+    package init() {}
 
-    public func tick() -> Int {
+    package func tick() -> Int {
         lock.withLock {
             now += 1
             return now
@@ -151,8 +151,8 @@ final class StressWorld: @unchecked Sendable {
 }
 
 /// A stress delegate: records each call, and may remove itself from the multicast that calls it.
-public final class StressProbe: StressDelegate {
-    public var id: Int { record.id }
+package final class StressProbe: StressDelegate {
+    package var id: Int { record.id }
     let record: DelegateRecord
     /// Set for delegates that remove themselves on their turn. Weak: the world's pool and multicasts hold
     /// delegates, and a cycle would leak the whole run (valgrind saw it).
@@ -163,7 +163,7 @@ public final class StressProbe: StressDelegate {
         self.world = world
     }
 
-    public func hear(list: Int, pass: Int, turns: Int, since: Int) {
+    package func hear(list: Int, pass: Int, turns: Int, since: Int) {
         record.called(list: list, pass: pass, turns: turns, since: since)
         world?.remove(self, from: list)
     }
@@ -187,7 +187,7 @@ struct PassLedger {
 /// Runs `configuration.threads` threads of random operations on shared multicasts and a shared pool of
 /// delegates, then checks that no pass called a delegate removed before it began, that each delegate heard
 /// exactly the calls the passes made, at most once per pass, and that no thread deadlocked.
-public func runStress(_ configuration: StressConfiguration) -> StressReport {
+package func runStress(_ configuration: StressConfiguration) -> StressReport {
     let world = StressWorld(configuration)
     let ledgers = Guarded(PassLedger())
     let finished = runOnThreads(configuration.threads, timeout: configuration.timeout) { thread in
