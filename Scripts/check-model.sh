@@ -36,6 +36,7 @@ variants=(
     "NO_COLLECT_ON_LEAVE never_released"
     "NO_REINDEX registry_and_index_disagree"
     "DISPOSE_UNDER_LOCK deadlock"
+    "COMPACT_KEEPS_COLLECT_BIT collect_bit_left_set"
 )
 
 started=$SECONDS

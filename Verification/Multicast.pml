@@ -47,6 +47,9 @@ hidden byte reference_released_twice;
 hidden byte never_released;
 /* The index, the pending list or the vacancy counts disagree with the current storage's slots. */
 hidden byte registry_and_index_disagree;
+/* Once every thread is done, the current storage's collect bit is set though no pass reads it: each later pass
+   that leaves it alone would take the lock for nothing. */
+hidden byte collect_bit_left_set;
 /* Not a property of the library: a path needs more storages or capacity than the model has. Never off. */
 hidden byte model_bound_exceeded;
 
@@ -65,6 +68,7 @@ hidden byte model_bound_exceeded;
 #define BUG_NO_REINDEX                  11   /* a rebuild into a new storage keeps the old index */
 #define BUG_RECLAIM_IGNORES_KEY         12   /* reclaim unregisters a noted position without comparing its key */
 #define BUG_DISPOSE_UNDER_LOCK          13   /* garbage is disposed of before the lock is released */
+#define BUG_COMPACT_KEEPS_COLLECT_BIT   14   /* compactInPlace leaves the readers word's collect bit set */
 
 hidden byte bug;                  /* the planted bug, 0 for none */
 #define planted(b) (bug == (b))
@@ -86,6 +90,7 @@ model_select_variant(void)
         { "reference_released_twice", &reference_released_twice },
         { "never_released", &never_released },
         { "registry_and_index_disagree", &registry_and_index_disagree },
+        { "collect_bit_left_set", &collect_bit_left_set },
     };
     const char *planted = getenv("MODEL_BUG"), *only = getenv("MODEL_PROPERTY");
     int i, count = sizeof properties / sizeof properties[0], known = 0;
@@ -111,7 +116,8 @@ hidden byte path_growth, path_compaction_in_place, path_rebuild_copies_read_stor
     path_removal_marks_older_storage, path_last_reader_collects, path_older_storage_freed_by_collect,
     path_collect_bit_set_after_last_reader_left, path_pending_slots_released, path_pending_slots_wait_for_readers,
     path_add_finds_storage_full, path_dead_delegate_reclaimed, path_reclaim_skips_changed_slot, path_nested_pass,
-    path_pass_skips_removed, path_pass_skips_dead, path_remove_all, path_strong_delegate_released_after_pass;
+    path_pass_skips_removed, path_pass_skips_dead, path_remove_all, path_strong_delegate_released_after_pass,
+    path_collect_bit_cleared_by_compaction;
 #define reached(path) path = 1
 
 c_code {
@@ -139,6 +145,7 @@ model_report_paths(void)
         { "pass_skips_dead", &path_pass_skips_dead },
         { "remove_all", &path_remove_all },
         { "strong_delegate_released_after_pass", &path_strong_delegate_released_after_pass },
+        { "collect_bit_cleared_by_compaction", &path_collect_bit_cleared_by_compaction },
     };
     int i;
     for (i = 0; i < (int)(sizeof paths / sizeof paths[0]); i++)
@@ -550,7 +557,9 @@ inline Registry_reindex() {
 }
 
 /* compactInPlace: drops the removed slots of the current storage, which no pass reads, releasing what they own
-   and moving the others down in order. */
+   and moving the others down in order; then stores its readers word back to 0 (a relaxed store), which clears
+   a collect bit that the last reader left as it went: this compaction does the work that the bit asked that
+   reader to, and no reader is counted in the word, or can enter while the lock is held. */
 inline Registry_compactInPlace() {
     reached(path_compaction_in_place);
     check(storage_rewritten_while_read, st[storage].passes == 0);
@@ -580,7 +589,15 @@ inline Registry_compactInPlace() {
     od;
     st[storage].count = target;
     Registry_forgetRemovedSlots();
-    Registry_reindex()
+    Registry_reindex();
+    if
+    :: st[storage].collect -> reached(path_collect_bit_cleared_by_compaction)
+    :: else
+    fi;
+    if
+    :: !planted(BUG_COMPACT_KEEPS_COLLECT_BIT) -> st[storage].collect = 0
+    :: else
+    fi
 }
 
 /* retire: frees the replaced storage `old` if no pass reads it, else keeps it until its last reader leaves.
@@ -1272,6 +1289,8 @@ init {
         :: else -> break
         od;
         check(never_released, deinitialized && refs[D0] == 0);
+        /* No pass reads the current storage now: a collect bit left set would cost each later pass the lock. */
+        check(collect_bit_left_set, st[storage].readers == 0 && !st[storage].collect);
         /* The multicast goes: its storage's deinit releases what the slots own; then nothing owns anything. */
         Storage_releaseSlots(storage);
         st[storage].state = FREED;
