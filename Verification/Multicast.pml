@@ -278,7 +278,9 @@ hidden byte returned, isRead;
    pointer, a storage's count, its slots and their keys). Made under the lock, such an event happens before
    every later critical section, by the unlock that ends its own; so it needs a bit only if made outside the
    lock, and then only until its thread's next unlock publishes it. While it has one, the bit travels in views
-   as the others do. In the protocol as the library has it, no stored state holds one.
+   as the others do. In the protocol as the library has it, no stored state holds one. (A pass that starts
+   outside the lock, a bug, is not checked for what was published since its thread last locked; its
+   fetch_add, unpublished, fails the next check of the readers word instead.)
 
    A view is a short: bits 0 to 4 are the passes' ends, bits 5 to 9 their fetch_adds, bits 10 to 12 the three
    threads' writes. Each pass enters one storage once. No check asks about a pass again once its storage is
