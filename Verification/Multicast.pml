@@ -13,6 +13,12 @@
  * no other thread can see it in between, so running it earlier or later changes nothing that can be seen
  * (Lipton's reduction: a step holds at most one access that other threads race with).
  *
+ * Memory ordering. Interleaved steps are sequentially consistent; the library's atomics are not (relaxed,
+ * acquire, release), and arm64 shows the difference. So the model carries, as ghost state, what each thread
+ * has synchronized with, as C11 defines it (see "Happens-before" below), and asserts at each free, rewrite and
+ * release, at each check of a readers word and at each pass's start that the orderings the protocol needs
+ * are there: the property `happens_before`.
+ *
  * Properties are `check(property, condition)`: an assertion whose text, which pan quotes when it fails,
  * names the property. Each property is a hidden byte, 0 unless a run switches the property off.
  *
@@ -47,6 +53,14 @@ hidden byte reference_released_twice;
 hidden byte never_released;
 /* The index, the pending list or the vacancy counts disagree with the current storage's slots. */
 hidden byte registry_and_index_disagree;
+/* Once every thread is done, the current storage's collect bit is set though no pass reads it: each later pass
+   that leaves it alone would take the lock for nothing. */
+hidden byte collect_bit_left_set;
+/* An ordering of C11 is missing: a storage is freed or rewritten, or what a slot owns released, though the end
+   of a pass that entered the storage does not happen before; a check of a readers word may miss a pass whose
+   fetch_add does not happen before it; or a pass starts on a storage whose pointer, count, slots or keys were
+   written by a write that does not happen before. */
+hidden byte happens_before;
 /* Not a property of the library: a path needs more storages or capacity than the model has. Never off. */
 hidden byte model_bound_exceeded;
 
@@ -65,6 +79,12 @@ hidden byte model_bound_exceeded;
 #define BUG_NO_REINDEX                  11   /* a rebuild into a new storage keeps the old index */
 #define BUG_RECLAIM_IGNORES_KEY         12   /* reclaim unregisters a noted position without comparing its key */
 #define BUG_DISPOSE_UNDER_LOCK          13   /* garbage is disposed of before the lock is released */
+#define BUG_COMPACT_KEEPS_COLLECT_BIT   14   /* compactInPlace leaves the readers word's collect bit set */
+#define BUG_LEAVE_RELAXED               15   /* _Readers.leave's fetch_sub is relaxed, not release */
+#define BUG_READERS_LOAD_RELAXED        16   /* the readers checks load the word relaxed, not acquire */
+#define BUG_READERS_FETCH_OR_RELAXED    17   /* isUnreadElseCollectOnLeave's fetch_or is relaxed, not acquire */
+#define BUG_PASS_ENTERS_OUTSIDE_THE_LOCK 18   /* a pass counts itself in and reads its storage outside the lock */
+#define BUG_COUNT_STORED_OUTSIDE_THE_LOCK 19   /* add stores the new slot and its count after unlocking */
 
 hidden byte bug;                  /* the planted bug, 0 for none */
 #define planted(b) (bug == (b))
@@ -86,6 +106,8 @@ model_select_variant(void)
         { "reference_released_twice", &reference_released_twice },
         { "never_released", &never_released },
         { "registry_and_index_disagree", &registry_and_index_disagree },
+        { "collect_bit_left_set", &collect_bit_left_set },
+        { "happens_before", &happens_before },
     };
     const char *planted = getenv("MODEL_BUG"), *only = getenv("MODEL_PROPERTY");
     int i, count = sizeof properties / sizeof properties[0], known = 0;
@@ -111,7 +133,8 @@ hidden byte path_growth, path_compaction_in_place, path_rebuild_copies_read_stor
     path_removal_marks_older_storage, path_last_reader_collects, path_older_storage_freed_by_collect,
     path_collect_bit_set_after_last_reader_left, path_pending_slots_released, path_pending_slots_wait_for_readers,
     path_add_finds_storage_full, path_dead_delegate_reclaimed, path_reclaim_skips_changed_slot, path_nested_pass,
-    path_pass_skips_removed, path_pass_skips_dead, path_remove_all, path_strong_delegate_released_after_pass;
+    path_pass_skips_removed, path_pass_skips_dead, path_remove_all, path_strong_delegate_released_after_pass,
+    path_collect_bit_cleared_by_compaction;
 #define reached(path) path = 1
 
 c_code {
@@ -139,6 +162,7 @@ model_report_paths(void)
         { "pass_skips_dead", &path_pass_skips_dead },
         { "remove_all", &path_remove_all },
         { "strong_delegate_released_after_pass", &path_strong_delegate_released_after_pass },
+        { "collect_bit_cleared_by_compaction", &path_collect_bit_cleared_by_compaction },
     };
     int i;
     for (i = 0; i < (int)(sizeof paths / sizeof paths[0]); i++)
@@ -235,6 +259,164 @@ hidden byte found, o, c, pos, target, lo, hi, mid, new, a1, a2, a3;
 hidden short k;
 hidden byte returned, isRead;
 
+/* ---- Happens-before: the orderings of C11, as ghost state -------------------------------------------------------- */
+
+/* Each thread has a view: events that happen before its current step, as bits. The atomics and the mutex hand
+   views on as C11 defines synchronization:
+
+   - a pass's end (its reads done) joins its thread's view, by program order;
+   - a release, the fetch_sub of _Readers.leave, adds the thread's view to what the storage's readers word
+     publishes; each later read-modify-write of the word (a fetch_add, fetch_sub or fetch_or, whatever its
+     ordering) continues that release sequence, while a plain store, the relaxed store of 0, ends it: the word
+     then publishes nothing;
+   - an acquire of the word, a load or a fetch_or, joins what the word publishes into the thread's view: it reads
+     the value of one of those read-modify-writes, so it synchronizes with every release before it;
+   - an unlock publishes the thread's view in the mutex, and a lock joins it in: the mutex's total order.
+
+   Two kinds of events are checked only by a thread that holds the lock: a pass's fetch_add (by each check of a
+   readers word) and a write of what a pass reads when it starts (by the pass that starts: the storage
+   pointer, a storage's count, its slots and their keys). Made under the lock, such an event happens before
+   every later critical section, by the unlock that ends its own; so it needs a bit only if made outside the
+   lock, and then only until its thread's next unlock publishes it. While it has one, the bit travels in views
+   as the others do. In the protocol as the library has it, no stored state holds one. (A pass that starts
+   outside the lock, a bug, is not checked for what was published since its thread last locked; its
+   fetch_add, unpublished, fails the next check of the readers word instead.)
+
+   A view is a short: bits 0 to 4 are the passes' ends, bits 5 to 9 their fetch_adds, bits 10 to 12 the three
+   threads' writes. Each pass enters one storage once. No check asks about a pass again once its storage is
+   freed, or once every thread still running has seen its end (views only grow, but for these two cases);
+   its bits are then cleared everywhere, as are bits of the mutex and words that every running view holds
+   already, so that states which differ only in what no check can tell are one. */
+#define OUTER_PASS    1   /* the caller's pass */
+#define NESTED_PASS   2   /* the pass that a delegate of the outer pass starts, on the caller's thread */
+#define NESTED_SCAN   4   /* the scan that reclaims dead delegates after the nested pass */
+#define OUTER_SCAN    8   /* ... after the outer pass */
+#define ADDER_SCAN   16   /* ... before the adder's second try */
+#define CALLER_PASSES 15
+#define ALL_PASSES   31
+#define passesOf(t)      ((t) == CALLER -> CALLER_PASSES : ((t) == ADDER -> ADDER_SCAN : 0))
+#define entryOf(passes)  ((passes) << 5)          /* the bits of their fetch_adds */
+#define writesOf(t)      (1 << (9 + (t)))         /* a thread's writes: CALLER 1024, REMOVER 2048, ADDER 4096 */
+#define EVERYTHING    8191                         /* what a thread that joined every other one has seen */
+
+short hbView[4];          /* each thread's view, by its number; 0 is init's */
+short hbLock;             /* what the mutex publishes: its last unlock's view */
+short hbReaders[NS];      /* what each storage's readers word publishes: the releases of its release sequence */
+byte hbEntered[NS];       /* the passes that entered each storage */
+byte hbUnpublished;       /* passes whose fetch_add, made outside the lock, no unlock of their thread published */
+short hbUnpublishedWrites[NS];  /* threads that wrote, outside the lock, what a pass entering the storage reads,
+                                   and have not unlocked since */
+byte hbRunning = 14;      /* the threads that have not returned, as bits: CALLER 2, REMOVER 4, ADDER 8 */
+hidden byte hb_i;
+hidden short hb_m;
+
+/* The checks, for the running thread (`thread`): every pass that entered storage s has ended, and its end
+   happens before this step; */
+#define passesHappenBefore(s)  ((hbEntered[s] & ~hbView[thread]) == 0)
+/* (with the lock held) the fetch_add of every pass that entered s happens before this step, so a load of the
+   word reads a value that counts it, or a later one (coherence); */
+#define entriesHappenBefore(s) ((entryOf(hbEntered[s] & hbUnpublished) & ~hbView[thread]) == 0)
+/* (with the lock held) every write of what a pass that enters s reads happens before this step. */
+#define writesHappenBefore(s)  ((hbUnpublishedWrites[s] & ~hbView[thread]) == 0)
+
+/* Clears the bits `hb_m` in every view and in what the mutex and the words publish. */
+inline hb_clear() {
+    hb_i = 0;
+    do
+    :: hb_i < 4 -> hbView[hb_i] = hbView[hb_i] & ~hb_m; hb_i++
+    :: else -> break
+    od;
+    hb_i = 0;
+    do
+    :: hb_i < NS -> hbReaders[hb_i] = hbReaders[hb_i] & ~hb_m; hb_i++
+    :: else -> break
+    od;
+    hbLock = hbLock & ~hb_m
+}
+
+/* Clears what no check can tell: the passes whose end every running thread has seen, and the bits of the mutex
+   and of the words that every running view holds. */
+inline hb_canonical() {
+    hb_m = EVERYTHING;
+    hb_i = 1;
+    do
+    :: hb_i < 4 ->
+        if
+        :: hbRunning & (1 << hb_i) -> hb_m = hb_m & hbView[hb_i]
+        :: else
+        fi;
+        hb_i++
+    :: else -> break
+    od;
+    hbLock = hbLock & ~hb_m;
+    hb_i = 0;
+    do
+    :: hb_i < NS -> hbReaders[hb_i] = hbReaders[hb_i] & ~hb_m; hb_i++
+    :: else -> break
+    od;
+    hb_m = hb_m & ALL_PASSES;
+    if
+    :: hb_m != 0 ->
+        hb_i = 0;
+        do
+        :: hb_i < NS -> hbEntered[hb_i] = hbEntered[hb_i] & ~hb_m; hb_i++
+        :: else -> break
+        od;
+        hb_m = hb_m | entryOf(hb_m);
+        hbUnpublished = hbUnpublished & ~hb_m;
+        hb_clear()
+    :: else
+    fi
+}
+
+/* An acquire: the view takes in what was published. */
+inline hb_acquire(published) {
+    hbView[thread] = hbView[thread] | (published);
+    hb_canonical()
+}
+
+/* The thread wrote what a pass that enters storage ws reads. Under the lock, its unlock publishes the write;
+   else the write has a bit until then, which leaves every other view. */
+inline hb_wrote(ws) {
+    if
+    :: lockOwner == thread
+    :: else ->
+        hb_m = writesOf(thread);
+        hb_clear();
+        hbView[thread] = hbView[thread] | hb_m;
+        hbUnpublishedWrites[ws] = hbUnpublishedWrites[ws] | hb_m
+    fi
+}
+
+/* The thread unlocks: what it did outside the lock is published, and needs no bit any more. */
+inline hb_publish() {
+    hb_m = entryOf(hbUnpublished & passesOf(thread)) | writesOf(thread);
+    hbUnpublished = hbUnpublished & ~passesOf(thread);
+    hb_i = 0;
+    do
+    :: hb_i < NS -> hbUnpublishedWrites[hb_i] = hbUnpublishedWrites[hb_i] & ~hb_m; hb_i++
+    :: else -> break
+    od;
+    hb_clear()
+}
+
+/* Storage fs is freed: no check asks about the passes that entered it again. */
+inline hb_forget(fs) {
+    hb_m = hbEntered[fs] | entryOf(hbEntered[fs]);
+    hbUnpublished = hbUnpublished & ~hbEntered[fs];
+    hb_clear();
+    hbEntered[fs] = 0;
+    hbUnpublishedWrites[fs] = 0;
+    hbReaders[fs] = 0
+}
+
+/* The thread returns: it checks nothing more. */
+inline hb_return() {
+    hbView[thread] = 0;
+    hbRunning = hbRunning & ~(1 << thread);
+    hb_canonical()
+}
+
 /* The variables of a thread that changes the registry; each is set back to 0 after use, so that it does not
    multiply states. */
 #define REGISTRY_VARIABLES \
@@ -243,19 +425,29 @@ hidden byte returned, isRead;
     byte returnedRegistrations;  /* registrations whose removal returns when the lock is released */ \
     bit decided, unread, deinit; \
     byte garbageStorages;  /* _Garbage.storages, one bit per storage */ \
+    bit returning;         /* the thread returns once this garbage is disposed of (the adder's last call) */ \
     byte garbageStrong     /* _Garbage.delegates: references to d0 */
 
 /* The variables of a thread that makes passes. */
 #define PASS_VARIABLES \
+    byte me;               /* the pass under way: OUTER_PASS ... ADDER_SCAN */ \
     byte s, end, i, deadAt; \
     short deadKey[MAXCAP]; \
     bit last
 
 /* ---- _Locked.withLock -------------------------------------------------------------------------------------------- */
 
-/* The first statement of the step that takes the lock. */
+/* The first statement of the step that takes the lock; the thread's view takes in the mutex's. */
 inline Lock_acquire() {
-    lockOwner == 0 -> lockOwner = thread
+    lockOwner == 0 -> lockOwner = thread;
+    hb_acquire(hbLock)
+}
+
+/* The unlock: the mutex publishes the thread's view. */
+inline Lock_unlock() {
+    hbLock = hbLock | hbView[thread];
+    lockOwner = 0;
+    hb_publish()
 }
 
 /* Leaves the critical region: the registry must agree with itself whenever the lock is free. */
@@ -263,7 +455,7 @@ inline Lock_release() {
     Registry_agrees();
     removalReturnedSet = removalReturnedSet | returnedRegistrations;
     returnedRegistrations = 0;
-    lockOwner = 0
+    Lock_unlock()
 }
 
 /* The registry's invariant: the index, `pending`, `pendingStrong` and `vacancies` describe the current
@@ -319,13 +511,38 @@ inline Registry_agrees() {
 
 /* ---- _Readers ---------------------------------------------------------------------------------------------------- */
 
+/* enter: fetch_add(relaxed), under the lock. It publishes nothing (a read-modify-write, it continues the
+   word's release sequence); the pass is counted among those that entered the storage. Made outside the lock,
+   the fetch_add has a bit until its thread's next unlock. */
+inline Readers_enter(es) {
+    st[es].readers++;
+    st[es].passes++;
+    hbEntered[es] = hbEntered[es] | me;
+    if
+    :: lockOwner == thread
+    :: else -> hbUnpublished = hbUnpublished | me; hbView[thread] = hbView[thread] | entryOf(me)
+    fi
+}
+
+/* The ghost of each load or fetch_or of a readers word, with the lock held: the fetch_add of every pass that
+   entered the storage happens before it, and unless `relaxed` is the planted bug it is an acquire. */
+inline Readers_acquire(rs, relaxed) {
+    check(happens_before, entriesHappenBefore(rs));
+    if
+    :: !planted(relaxed) -> hb_acquire(hbReaders[rs])
+    :: else
+    fi
+}
+
 /* isUnread: load(acquire) of the word; the collect bit does not count. */
 inline Readers_isUnread(rs) {
+    Readers_acquire(rs, BUG_READERS_LOAD_RELAXED);
     unread = (st[rs].readers == 0)
 }
 
-/* isUnreadElseCollectOnLeave takes two steps. This is the first, the load: */
+/* isUnreadElseCollectOnLeave takes two steps. This is the first, the load(acquire): */
 inline Readers_isUnreadElseCollectOnLeave_load(rs) {
+    Readers_acquire(rs, BUG_READERS_LOAD_RELAXED);
     unread = (st[rs].readers == 0 && !st[rs].collect)
 }
 
@@ -335,12 +552,17 @@ inline Readers_isUnreadElseCollectOnLeave_load(rs) {
 inline Readers_isUnreadElseCollectOnLeave_setBit(rs) {
     if
     :: !unread ->
+        Readers_acquire(rs, BUG_READERS_FETCH_OR_RELAXED);
         if
         :: !planted(BUG_NO_COLLECT_ON_LEAVE) -> st[rs].collect = 1
         :: else
         fi;
         if
-        :: st[rs].readers == 0 -> st[rs].collect = 0; unread = 1; reached(path_collect_bit_set_after_last_reader_left)
+        :: st[rs].readers == 0 ->   /* the store of 0 (relaxed) ends the release sequence */
+            st[rs].collect = 0;
+            hbReaders[rs] = 0;
+            unread = 1;
+            reached(path_collect_bit_set_after_last_reader_left)
         :: else
         fi
     :: else
@@ -357,6 +579,7 @@ inline Slot_release(rs, rp) {
     if
     :: ownsReferences(k) ->
         check(reference_released_while_read, st[rs].passes == 0);
+        check(happens_before, passesHappenBefore(rs));
         check(reference_released_twice, st[rs].owns[rp]);
         st[rs].owns[rp] = 0;
         st[rs].key[rp] = releasedKey(k);
@@ -372,6 +595,7 @@ inline Slot_transfer(fs, fp, ts, tp) {
     k = st[fs].key[fp];
     st[ts].key[tp] = k;
     st[ts].object[tp] = st[fs].object[fp];
+    hb_wrote(ts);
     if
     :: isRead ->
         reached(path_rebuild_copies_read_storage);
@@ -383,6 +607,8 @@ inline Slot_transfer(fs, fp, ts, tp) {
     :: else ->
         reached(path_rebuild_moves_unread_storage);
         check(storage_rewritten_while_read, st[fs].passes == 0);
+        check(happens_before, passesHappenBefore(fs));
+        hb_wrote(fs);
         st[ts].owns[tp] = st[fs].owns[fp];
         st[fs].owns[fp] = 0;
         if
@@ -399,7 +625,8 @@ inline Storage_make(minimumCapacity) {
     new = allocated;
     allocated++;
     st[new].state = ALLOCATED;
-    st[new].capacity = minimumCapacity
+    st[new].capacity = minimumCapacity;
+    hb_wrote(new)   /* its header, and the pointer to it that the caller stores */
 }
 
 /* position(ofRegistration:): binary search of the slots, which are in registration order. Sets `found`. */
@@ -453,17 +680,19 @@ inline Registry_find(fo) {
     fi
 }
 
-/* enterPass: counts the pass in (_Readers.enter: fetch_add, under the lock) and notes the slot count. */
+/* enterPass: counts the pass in (_Readers.enter: fetch_add, under the lock) and notes the slot count. What the
+   pass reads from here on, the storage pointer, the count, the slots below it and their keys, was written by
+   writes that happen before. */
 inline Registry_enterPass() {
     s = storage;
-    st[s].readers++;
-    st[s].passes++;
+    check(happens_before, writesHappenBefore(s));
+    Readers_enter(s);
     end = st[s].count
 }
 
 inline Registry_markRemoved(ms, mp) {
     if
-    :: isCallable(st[ms].key[mp]) -> st[ms].key[mp] = removedKey(st[ms].key[mp])
+    :: isCallable(st[ms].key[mp]) -> st[ms].key[mp] = removedKey(st[ms].key[mp]); hb_wrote(ms)
     :: else
     fi
 }
@@ -550,10 +779,14 @@ inline Registry_reindex() {
 }
 
 /* compactInPlace: drops the removed slots of the current storage, which no pass reads, releasing what they own
-   and moving the others down in order. */
+   and moving the others down in order; then stores its readers word back to 0 (a relaxed store), which clears
+   a collect bit that the last reader left as it went: this compaction does the work that the bit asked that
+   reader to, and no reader is counted in the word, or can enter while the lock is held. */
 inline Registry_compactInPlace() {
     reached(path_compaction_in_place);
     check(storage_rewritten_while_read, st[storage].passes == 0);
+    check(happens_before, passesHappenBefore(storage));
+    hb_wrote(storage);
     pos = 0; target = 0;
     do
     :: pos < st[storage].count ->
@@ -580,7 +813,15 @@ inline Registry_compactInPlace() {
     od;
     st[storage].count = target;
     Registry_forgetRemovedSlots();
-    Registry_reindex()
+    Registry_reindex();
+    if
+    :: st[storage].collect -> reached(path_collect_bit_cleared_by_compaction)
+    :: else
+    fi;
+    if
+    :: !planted(BUG_COMPACT_KEEPS_COLLECT_BIT) -> st[storage].collect = 0; hbReaders[storage] = 0
+    :: else
+    fi
 }
 
 /* retire: frees the replaced storage `old` if no pass reads it, else keeps it until its last reader leaves.
@@ -605,7 +846,9 @@ inline Registry_retire_decide() {
 inline Registry_rebuild() {
     d_step {
         old = storage;
-        isRead = (st[old].readers != 0);
+        Readers_isUnread(old);
+        isRead = !unread;
+        unread = 0;
         if
         :: (!isRead || planted(BUG_COMPACT_IN_PLACE_WHILE_READ)) &&
            capacity <= st[old].capacity && st[old].capacity <= capacity * 2 ->
@@ -642,7 +885,7 @@ inline Registry_rebuild() {
     }
     if
     :: old != NONE ->
-        Readers_isUnreadElseCollectOnLeave_load(old);
+        d_step { Readers_isUnreadElseCollectOnLeave_load(old) }
         d_step { Registry_retire_decide(); old = 0 }
     :: else -> old = 0
     fi
@@ -699,7 +942,7 @@ inline Registry_collect_rest() {
             Registry_nextRetired()
         }
         if
-        :: t < NS -> Readers_isUnreadElseCollectOnLeave_load(t)
+        :: t < NS -> d_step { Readers_isUnreadElseCollectOnLeave_load(t) }
         :: else
         fi
     :: else -> break
@@ -728,6 +971,7 @@ inline Registry_collect_rest() {
             if
             :: unread ->
                 reached(path_pending_slots_released);
+                hb_wrote(storage);   /* the released keys */
                 pos = 0;
                 do
                 :: pos < MAXCAP ->
@@ -824,6 +1068,15 @@ inline Delegate_deinit() {
     fi
 }
 
+/* A thread whose last call this is returns, as far as views go, once no storage is left to free: the rest of the
+   garbage is strong references, released with no check. */
+inline Garbage_returnIfDone() {
+    if
+    :: returning && garbageStorages == 0 -> returning = 0; hb_return()
+    :: else
+    fi
+}
+
 inline Garbage_dispose() {
     do
     :: garbageStorages != 0 ->
@@ -834,9 +1087,12 @@ inline Garbage_dispose() {
             :: else -> break
             od;
             check(storage_freed_while_read, st[t].passes == 0);
+            check(happens_before, passesHappenBefore(t));
             Storage_releaseSlots(t);
             st[t].state = FREED;
+            hb_forget(t);
             garbageStorages = garbageStorages & ~(1 << t);
+            Garbage_returnIfDone();
             t = 0
         }
         Delegate_deinit()
@@ -859,22 +1115,30 @@ inline Garbage_dispose() {
 inline Lock_release_then_dispose() {
     if
     :: bugHere != BUG_DISPOSE_UNDER_LOCK ->
-        d_step { Lock_release() }
+        d_step { Lock_release(); Garbage_returnIfDone() }
         Garbage_dispose()
     :: else ->
         Garbage_dispose();
-        d_step { Lock_release() }
+        d_step { Lock_release(); Garbage_returnIfDone() }
     fi
 }
 
 /* ---- _Pass ------------------------------------------------------------------------------------------------------- */
 
 /* finish: _Readers.leave, fetch_sub(release), which says whether this was the last reader with the collect bit
-   set; that reader collects (_Pass.collect). */
+   set; that reader collects (_Pass.collect). The pass's reads are done: its end joins its thread's view, and
+   the release adds that view to what the word publishes. */
 inline Readers_leave() {
     last = (st[s].collect && st[s].readers == 1);
     st[s].readers--;
     st[s].passes--;
+    hbView[thread] = hbView[thread] | me;
+    if
+    :: !planted(BUG_LEAVE_RELAXED) -> hbReaders[s] = hbReaders[s] | hbView[thread]
+    :: else
+    fi;
+    hb_canonical();
+    me = 0;
     s = 0
 }
 
@@ -896,13 +1160,13 @@ inline Pass_collectIfLast() {
 
 /* ---- MulticastDelegate ------------------------------------------------------------------------------------------- */
 
-/* _reclaimDeadDelegates: a pass that notes the callable weak slots whose weak load is nil, then reclaim under
-   the lock. The scan's loads are one step: keys only ever become removed, and a dead object stays dead, so
-   loads that interleave with removals and the death note what a scan at the moment it loads the dying
-   delegate's slot notes; and reclaim checks each noted key again under the lock. The scan counts itself in
-   and out as a reader in steps of their own. */
+/* _reclaimDeadDelegates: a pass (the scan `me`, which the caller sets) that notes the callable weak slots whose
+   weak load is nil, then reclaim under the lock. The scan's loads are one step: keys only ever become removed,
+   and a dead object stays dead, so loads that interleave with removals and the death note what a scan at the
+   moment it loads the dying delegate's slot notes; and reclaim checks each noted key again under the lock.
+   The scan counts itself in and out as a reader in steps of their own. */
 inline MulticastDelegate_reclaimDeadDelegates() {
-    d_step { Lock_acquire(); Registry_enterPass(); lockOwner = 0 }
+    d_step { Lock_acquire(); Registry_enterPass(); Lock_unlock() }
     d_step {
         check(storage_freed_while_read, st[s].state == ALLOCATED);
         i = 0;
@@ -943,16 +1207,23 @@ proctype Pass(bit nested) {
     short key;
     bit didNest;
 
-    /* _Pass.init: withLock { enterPass() }; the variant reads the storage and its count before the lock. */
+    /* _Pass.init: withLock { enterPass() }; one variant reads the storage and its count before the lock; another
+       enters at a moment when the lock is free, as if it held it, but without taking it: every interleaving is
+       as with the lock, and only the orderings differ. */
     if
     :: bugHere == BUG_PASS_ENTERS_BEFORE_LOCK -> s = storage; end = st[s].count
     :: else
     fi;
     d_step {
-        Lock_acquire();
+        lockOwner == 0 ->
+        if
+        :: !planted(BUG_PASS_ENTERS_OUTSIDE_THE_LOCK) -> Lock_acquire()
+        :: else
+        fi;
+        me = (nested -> NESTED_PASS : OUTER_PASS);
         if
         :: !planted(BUG_PASS_ENTERS_BEFORE_LOCK) -> Registry_enterPass()
-        :: else -> st[s].readers++; st[s].passes++
+        :: else -> Readers_enter(s)
         fi;
         startRegistration = lastRegistration;
         gone = removalReturnedSet;
@@ -960,7 +1231,10 @@ proctype Pass(bit nested) {
         :: nested -> reached(path_nested_pass)
         :: else
         fi;
-        lockOwner = 0
+        if
+        :: !planted(BUG_PASS_ENTERS_OUTSIDE_THE_LOCK) -> Lock_unlock()
+        :: else
+        fi
     }
     do
     :: i < end ->
@@ -1023,13 +1297,18 @@ proctype Pass(bit nested) {
     Pass_collectIfLast();
     /* shouldReclaim(dead:) */
     if
-    :: dead > 0 && dead * 4 >= end -> dead = 0; end = 0; MulticastDelegate_reclaimDeadDelegates()
+    :: dead > 0 && dead * 4 >= end ->
+        dead = 0; end = 0;
+        me = (nested -> NESTED_SCAN : OUTER_SCAN);
+        MulticastDelegate_reclaimDeadDelegates()
     :: else -> dead = 0; end = 0
     fi;
-    if
-    :: nested -> nestedRunning = 0
-    :: else
-    fi
+    d_step {
+        if
+        :: nested -> nestedRunning = 0
+        :: else -> hb_return()   /* the caller's thread returns */
+        fi
+    }
 }
 
 /* remove(_:): the step that takes the lock finds the slot and marks it in the current storage. */
@@ -1129,10 +1408,11 @@ proctype Remover() {
     :: MulticastDelegate_remove(D1)
     :: MulticastDelegate_removeAll()
     fi;
-    d_step {   /* the remover drops its own reference to d0 */
+    d_step {   /* the remover drops its own reference to d0; d0's deinit, if this was the last, checks nothing */
         check(reference_released_twice, refs[D0] > 0);
         refs[D0]--;
-        deinit = (refs[D0] == 0)
+        deinit = (refs[D0] == 0);
+        hb_return()
     }
     Delegate_deinit()
 }
@@ -1154,6 +1434,7 @@ proctype Adder() {
            c = st[storage].count;
            decided = c == st[storage].capacity;
            outOfRoom = decided && !mayGrow && roomyCapacity(c - vacancies) > st[storage].capacity;
+           returning = !outOfRoom;
            capacity = roomyCapacity(c - vacancies);
            if
            :: outOfRoom -> reached(path_add_finds_storage_full)
@@ -1186,7 +1467,8 @@ proctype Adder() {
                st[storage].object[pos] = D3;
                st[storage].owns[pos] = 1;
                index[D3] = pos;
-               registeredSet = registeredSet | bitOf(lastRegistration)
+               registeredSet = registeredSet | bitOf(lastRegistration);
+               hb_wrote(storage)
            :: else
            fi
        }
@@ -1194,6 +1476,7 @@ proctype Adder() {
        :: outOfRoom ->   /* .full: reclaim the dead delegates, then try again, growing if need be */
            outOfRoom = 0; decided = 0; capacity = 0;
            Lock_release_then_dispose();
+           me = ADDER_SCAN;
            MulticastDelegate_reclaimDeadDelegates();
            mayGrow = 1
        :: else -> break
@@ -1216,11 +1499,20 @@ proctype Adder() {
             st[storage].count = pos + 1;
             index[D3] = pos;
             registeredSet = registeredSet | bitOf(lastRegistration);
+            hb_wrote(storage);
             Registry_collect_first()
         }
         Registry_collect_rest()
     fi;
-    Lock_release_then_dispose()
+    if
+    :: bugHere != BUG_COUNT_STORED_OUTSIDE_THE_LOCK -> Lock_release_then_dispose()
+    :: else ->
+        /* The variant writes the slot and the count just after the unlock. The model writes them where it
+           did: no other thread reads them before it takes the lock, and passes already under way stop below
+           them, so no interleaving can tell; the ghost write comes after the unlock. */
+        d_step { Lock_release(); hb_wrote(storage); Garbage_returnIfDone() }
+        Garbage_dispose()
+    fi
 }
 
 /* The last strong reference to d2 goes, at any moment, or never: from then on its weak loads return nil. */
@@ -1232,6 +1524,7 @@ proctype Death() {
 }
 
 init {
+    byte thread = 0;
     bit deinit;
 
     c_code { model_select_variant(); atexit(model_report_paths); };
@@ -1272,7 +1565,11 @@ init {
         :: else -> break
         od;
         check(never_released, deinitialized && refs[D0] == 0);
-        /* The multicast goes: its storage's deinit releases what the slots own; then nothing owns anything. */
+        /* No pass reads the current storage now: a collect bit left set would cost each later pass the lock. */
+        check(collect_bit_left_set, st[storage].readers == 0 && !st[storage].collect);
+        /* The multicast goes: its storage's deinit releases what the slots own; then nothing owns anything. This
+           thread joined the others, so every event of theirs happens before. */
+        hbView[thread] = EVERYTHING;
         Storage_releaseSlots(storage);
         st[storage].state = FREED;
         a1 = 0;
