@@ -71,14 +71,14 @@ hidden byte model_bound_exceeded;
 #define BUG_PASS_READS_COUNT_EACH_TURN   3   /* a pass reads its storage's slot count again at each turn */
 #define BUG_ADD_REUSES_VACANCY           4   /* add puts the registration in a removed slot of a full, unread storage */
 #define BUG_PASS_ENTERS_BEFORE_LOCK      5   /* a pass reads the current storage and its count before the lock */
-#define BUG_RETIRE_FREES_READ_STORAGE    6   /* retire frees the replaced storage whatever its readers */
+#define BUG_FREE_IGNORES_READERS    6   /* free frees the replaced storage whatever its readers */
 #define BUG_COMPACT_IN_PLACE_WHILE_READ  7   /* rebuild compacts in place whether or not passes read the storage */
 #define BUG_COLLECT_IGNORES_READERS      8   /* collect releases pending weak slots whatever the readers */
 #define BUG_MOVE_KEEPS_SOURCE_OWNING     9   /* transfer moves a slot without marking the source released */
 #define BUG_NO_COLLECT_ON_LEAVE         10   /* isUnreadElseCollectOnLeave never sets the collect bit */
 #define BUG_NO_REINDEX                  11   /* a rebuild into a new storage keeps the old index */
 #define BUG_RECLAIM_IGNORES_KEY         12   /* reclaim unregisters a noted position without comparing its key */
-#define BUG_DISPOSE_UNDER_LOCK          13   /* garbage is disposed of before the lock is released */
+#define BUG_GARBAGE_RELEASED_UNDER_LOCK          13   /* the garbage is released while the lock is held */
 #define BUG_COMPACT_KEEPS_COLLECT_BIT   14   /* compactInPlace leaves the readers word's collect bit set */
 #define BUG_LEAVE_RELAXED               15   /* _Readers.leave's fetch_sub is relaxed, not release */
 #define BUG_READERS_LOAD_RELAXED        16   /* the readers checks load the word relaxed, not acquire */
@@ -425,7 +425,7 @@ inline hb_return() {
     byte returnedRegistrations;  /* registrations whose removal returns when the lock is released */ \
     bit decided, unread, deinit; \
     byte garbageStorages;  /* _Garbage.storages, one bit per storage */ \
-    bit returning;         /* the thread returns once this garbage is disposed of (the adder's last call) */ \
+    bit returning;         /* the thread returns once this garbage is released (the adder's last call) */ \
     byte garbageStrong     /* _Garbage.delegates: references to d0 */
 
 /* The variables of a thread that makes passes. */
@@ -644,9 +644,9 @@ inline Storage_position(ps, registration) {
     od
 }
 
-/* releaseSlots, called by _Garbage.dispose outside the lock: each strong delegate that a slot returns is
+/* releaseAll, called by _Garbage.release outside the lock: each strong delegate that a slot returns is
    released at once; `deinit` says that was d0's last reference (its deinit runs in the next step). */
-inline Storage_releaseSlots(rs) {
+inline Storage_releaseAll(rs) {
     pos = 0;
     do
     :: pos < st[rs].count ->
@@ -749,7 +749,7 @@ inline Registry_unregister_older() {
     t = 0
 }
 
-inline Registry_forgetRemovedSlots() {
+inline Registry_resetVacancies() {
     a1 = 0;
     do
     :: a1 < MAXCAP -> pending[a1] = 0; a1++
@@ -812,7 +812,7 @@ inline Registry_compactInPlace() {
     :: else -> break
     od;
     st[storage].count = target;
-    Registry_forgetRemovedSlots();
+    Registry_resetVacancies();
     Registry_reindex();
     if
     :: st[storage].collect -> reached(path_collect_bit_cleared_by_compaction)
@@ -824,13 +824,13 @@ inline Registry_compactInPlace() {
     fi
 }
 
-/* retire: frees the replaced storage `old` if no pass reads it, else keeps it until its last reader leaves.
+/* free: frees the replaced storage `old` if no pass reads it, else keeps it until its last reader leaves.
    Its first step is the load of isUnreadElseCollectOnLeave; this is its second, which begins with fetch_or
    and may go on with work private to the lock holder. */
-inline Registry_retire_decide() {
+inline Registry_free_decide() {
     Readers_isUnreadElseCollectOnLeave_setBit(old);
     if
-    :: planted(BUG_RETIRE_FREES_READ_STORAGE) -> unread = 1
+    :: planted(BUG_FREE_IGNORES_READERS) -> unread = 1
     :: else
     fi;
     if
@@ -841,7 +841,7 @@ inline Registry_retire_decide() {
 }
 
 /* rebuild(capacity:): compacts in place if no pass reads the storage and it is the right size; else copies or
-   moves the callable slots into a new storage, which becomes current, and retires the old one. The first
+   moves the callable slots into a new storage, which becomes current, and frees the old one (see free). The first
    step loads the readers word once (isUnread); the rest of it is private to the lock holder. */
 inline Registry_rebuild() {
     d_step {
@@ -875,18 +875,18 @@ inline Registry_rebuild() {
             :: target != st[old].count && !planted(BUG_NO_REINDEX) -> Registry_reindex()
             :: else
             fi;
-            Registry_forgetRemovedSlots()
+            Registry_resetVacancies()
         fi;
         capacity = 0;
         if
-        :: old == storage -> old = NONE   /* compacted in place: nothing to retire */
+        :: old == storage -> old = NONE   /* compacted in place: nothing to free */
         :: else
         fi
     }
     if
     :: old != NONE ->
         d_step { Readers_isUnreadElseCollectOnLeave_load(old) }
-        d_step { Registry_retire_decide(); old = 0 }
+        d_step { Registry_free_decide(); old = 0 }
     :: else -> old = 0
     fi
 }
@@ -1049,7 +1049,7 @@ inline Registry_reclaim() {
     Registry_collect()
 }
 
-/* ---- _Garbage.dispose, outside the lock -------------------------------------------------------------------------- */
+/* ---- _Garbage.release, outside the lock -------------------------------------------------------------------------- */
 
 /* d0's deinit uses the multicast (it takes the lock), as a delegate's deinit may. */
 inline Delegate_deinit() {
@@ -1077,10 +1077,10 @@ inline Garbage_returnIfDone() {
     fi
 }
 
-inline Garbage_dispose() {
+inline Garbage_release() {
     do
     :: garbageStorages != 0 ->
-        d_step {   /* the first storage in the garbage: releaseSlots, then it is freed */
+        d_step {   /* the first storage in the garbage: releaseAll, then it is freed */
             t = 0;
             do
             :: (garbageStorages & (1 << t)) == 0 -> t++
@@ -1088,7 +1088,7 @@ inline Garbage_dispose() {
             od;
             check(storage_freed_while_read, st[t].passes == 0);
             check(happens_before, passesHappenBefore(t));
-            Storage_releaseSlots(t);
+            Storage_releaseAll(t);
             st[t].state = FREED;
             hb_forget(t);
             garbageStorages = garbageStorages & ~(1 << t);
@@ -1111,14 +1111,15 @@ inline Garbage_dispose() {
     fi
 }
 
-/* The end of each public entry point: `let garbage = _core.withLock { ... }; garbage.dispose()`. */
-inline Lock_release_then_dispose() {
+/* The end of _Locked.change, which every change of the registry runs through: the lock is released, then the
+   garbage. */
+inline Locked_change_end() {
     if
-    :: bugHere != BUG_DISPOSE_UNDER_LOCK ->
+    :: bugHere != BUG_GARBAGE_RELEASED_UNDER_LOCK ->
         d_step { Lock_release(); Garbage_returnIfDone() }
-        Garbage_dispose()
+        Garbage_release()
     :: else ->
-        Garbage_dispose();
+        Garbage_release();
         d_step { Lock_release(); Garbage_returnIfDone() }
     fi
 }
@@ -1144,16 +1145,16 @@ inline Readers_leave() {
 
 inline Pass_finish() {
     d_step { Readers_leave() }
-    Pass_collectIfLast()
+    Pass_finishSlowly()
 }
 
-inline Pass_collectIfLast() {
+inline Pass_finishSlowly() {
     if
     :: last ->
         last = 0;
         d_step { Lock_acquire(); reached(path_last_reader_collects); Registry_collect_first() }
         Registry_collect_rest();
-        Lock_release_then_dispose()
+        Locked_change_end()
     :: else
     fi
 }
@@ -1165,7 +1166,7 @@ inline Pass_collectIfLast() {
    and a dead object stays dead, so loads that interleave with removals and the death note what a scan at the
    moment it loads the dying delegate's slot notes; and reclaim checks each noted key again under the lock.
    The scan counts itself in and out as a reader in steps of their own. */
-inline MulticastDelegate_reclaimDeadDelegates() {
+inline Locked_reclaimDeadDelegates() {
     d_step { Lock_acquire(); Registry_enterPass(); Lock_unlock() }
     d_step {
         check(storage_freed_while_read, st[s].state == ALLOCATED);
@@ -1192,12 +1193,12 @@ inline MulticastDelegate_reclaimDeadDelegates() {
     if
     :: deadAt != 0 ->
         Registry_reclaim();
-        Lock_release_then_dispose()
+        Locked_change_end()
     :: else
     fi
 }
 
-/* call, through _forEachLive: one pass. The outer pass (`nested` 0) may start a nested one (`nested` 1) from
+/* call: one pass. The outer pass (`nested` 0) may start a nested one (`nested` 1) from
    inside one of its delegate calls, on the same thread. */
 proctype Pass(bit nested) {
     byte thread = CALLER;
@@ -1294,13 +1295,13 @@ proctype Pass(bit nested) {
         i = 0; startRegistration = 0; lastCalled = 0; gone = 0;
         Readers_leave()
     }
-    Pass_collectIfLast();
-    /* shouldReclaim(dead:) */
+    Pass_finishSlowly();
+    /* finish(): a quarter of the slots or more were dead */
     if
     :: dead > 0 && dead * 4 >= end ->
         dead = 0; end = 0;
         me = (nested -> NESTED_SCAN : OUTER_SCAN);
-        MulticastDelegate_reclaimDeadDelegates()
+        Locked_reclaimDeadDelegates()
     :: else -> dead = 0; end = 0
     fi;
     d_step {
@@ -1333,7 +1334,7 @@ inline MulticastDelegate_remove(ro) {
         r = 0
     :: else
     fi;
-    Lock_release_then_dispose()
+    Locked_change_end()
 }
 
 /* Moves `old` and `p` on to the next slot that removeAll marks: the slots of each retired storage, then those
@@ -1354,7 +1355,7 @@ inline Registry_removeAll_next() {
     skip
 }
 
-/* removeAll(): marks each slot of each storage that passes may read, one slot per step; then retires the
+/* removeAll(): marks each slot of each storage that passes may read, one slot per step; then frees the
    current storage for an empty one. */
 inline MulticastDelegate_removeAll() {
     d_step {
@@ -1383,7 +1384,7 @@ inline MulticastDelegate_removeAll() {
         Readers_isUnreadElseCollectOnLeave_load(old)
     }
     d_step {
-        Registry_retire_decide();
+        Registry_free_decide();
         Storage_make(1);   /* _Storage.make(minimumCapacity: 0) allocates at least one slot */
         storage = new;
         a1 = 0;
@@ -1391,11 +1392,11 @@ inline MulticastDelegate_removeAll() {
         :: a1 < NOBJ -> index[a1] = NONE; a1++
         :: else -> break
         od;
-        Registry_forgetRemovedSlots();
+        Registry_resetVacancies();
         old = 0
     }
     Registry_collect();
-    Lock_release_then_dispose()
+    Locked_change_end()
 }
 
 /* Removes d0, then d1 or everything. */
@@ -1475,9 +1476,9 @@ proctype Adder() {
        if
        :: outOfRoom ->   /* .full: reclaim the dead delegates, then try again, growing if need be */
            outOfRoom = 0; decided = 0; capacity = 0;
-           Lock_release_then_dispose();
+           Locked_change_end();
            me = ADDER_SCAN;
-           MulticastDelegate_reclaimDeadDelegates();
+           Locked_reclaimDeadDelegates();
            mayGrow = 1
        :: else -> break
        fi
@@ -1486,7 +1487,7 @@ proctype Adder() {
     :: reused -> reused = 0; Registry_collect()
     :: else ->
         if
-        :: decided -> decided = 0; Registry_rebuild()   /* makeRoom */
+        :: decided -> decided = 0; Registry_rebuild()   /* add, on a full storage */
         :: else -> capacity = 0
         fi;
         d_step {   /* _Slot.occupy at `count`, where no pass reads; then the index */
@@ -1505,13 +1506,13 @@ proctype Adder() {
         Registry_collect_rest()
     fi;
     if
-    :: bugHere != BUG_COUNT_STORED_OUTSIDE_THE_LOCK -> Lock_release_then_dispose()
+    :: bugHere != BUG_COUNT_STORED_OUTSIDE_THE_LOCK -> Locked_change_end()
     :: else ->
         /* The variant writes the slot and the count just after the unlock. The model writes them where it
            did: no other thread reads them before it takes the lock, and passes already under way stop below
            them, so no interleaving can tell; the ghost write comes after the unlock. */
         d_step { Lock_release(); hb_wrote(storage); Garbage_returnIfDone() }
-        Garbage_dispose()
+        Garbage_release()
     fi
 }
 
@@ -1570,7 +1571,7 @@ init {
         /* The multicast goes: its storage's deinit releases what the slots own; then nothing owns anything. This
            thread joined the others, so every event of theirs happens before. */
         hbView[thread] = EVERYTHING;
-        Storage_releaseSlots(storage);
+        Storage_releaseAll(storage);
         st[storage].state = FREED;
         a1 = 0;
         do

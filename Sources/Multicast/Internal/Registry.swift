@@ -245,9 +245,7 @@ extension _Registry {
         let old = storage
         storage = _Storage(capacity: 0)
         index = _SlotIndex(capacity: 0)
-        pending.removeAll()
-        pendingStrong = 0
-        vacancies = 0
+        resetVacancies()
         free(old, &garbage)
         collect(&garbage)
     }
@@ -361,12 +359,18 @@ extension _Registry {
             old.transferRegistrations(to: storage, sourceIsRead: isRead, keepers: &garbage.keepers)
             free(old, &garbage)  // with the removed slots, which it releases when it is freed
         }
-        pending.removeAll(keepingCapacity: true)
-        pendingStrong = 0
-        vacancies = 0
+        resetVacancies()
         if slotsMove {
             reindex(capacity: storage.count)
         }
+    }
+
+    /// Records that the current storage holds no removed slot: it was replaced, or compacted.
+    @inlinable
+    mutating func resetVacancies() {
+        pending.removeAll(keepingCapacity: true)
+        pendingStrong = 0
+        vacancies = 0
     }
 
     /// Files every registered slot of the current storage in a new index with room for `capacity` slots.

@@ -35,16 +35,13 @@ struct _SlotKey: Equatable {
     @inline(always)
     static var strongBit: Int64 { 1 }
 
-    @usableFromInline
     @inlinable
     static var releasedBit: Int64 { 2 }
 
-    @usableFromInline
     @inlinable
     static var removedBit: Int64 { Int64.min }
 
     /// The largest registration number.
-    @usableFromInline
     @inlinable
     static var lastRegistration: Int64 { Int64.max >> 2 }
 
