@@ -47,8 +47,12 @@ llvm_cov="$toolchain/llvm-cov"; [ -x "$llvm_cov" ] || llvm_cov=llvm-cov
 profile="$(swift test --enable-code-coverage --sanitize=thread --build-path .build/tsan --show-codecov-path \
     | sed 's/[^/]*$//')default.profdata"
 binary="$(ls -d .build/tsan/debug/*.xctest)"
-"$llvm_cov" report "$binary" -instr-profile "$profile" "$PWD/Sources/Multicast"
-"$llvm_cov" export -summary-only "$binary" -instr-profile "$profile" "$PWD/Sources/Multicast" >"$log_dir/coverage.json"
+# The registry's internal checks are left out: CI compiles them in, a user's build never has them, and the
+# branches that stop the program run only in the exit test's child process, which llvm-cov does not see.
+ignored='Internal/Registry\+Checks\.swift$'
+"$llvm_cov" report "$binary" -instr-profile "$profile" -ignore-filename-regex "$ignored" "$PWD/Sources/Multicast"
+"$llvm_cov" export -summary-only "$binary" -instr-profile "$profile" -ignore-filename-regex "$ignored" \
+    "$PWD/Sources/Multicast" >"$log_dir/coverage.json"
 coverage="$(python3 -c 'import json, sys; print("%.2f" % json.load(open(sys.argv[1]))["data"][0]["totals"]["lines"]["percent"])' \
     "$log_dir/coverage.json")"
 note "coverage: ${coverage}% of the lines of Sources/Multicast (minimum ${MINIMUM_COVERAGE}%)"

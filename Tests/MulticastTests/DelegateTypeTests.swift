@@ -44,6 +44,15 @@ import Testing
         checkDelegateType(MulticastDelegate<Any>(), make: probe, wrap: { $0 }, hear: { ($0 as! Probe).hear() })
     }
 
+    /// An `Any` that generic code wrapped a second time keeps the inner `Any` in a box: the multicast finds
+    /// the instance through a cast, and stores it unboxed.
+    @Test func anyThatHoldsAnotherAny() {
+        let probe = probe("probe")
+        let firstWord = firstWord(of: wrapTwice(probe), as: Any.self)
+        #expect(firstWord != UInt(bitPattern: Unmanaged.passUnretained(probe).toOpaque()))  // a box, not the probe
+        checkDelegateType(MulticastDelegate<Any>(), make: self.probe, wrap: wrapTwice, hear: { ($0 as! Probe).hear() })
+    }
+
     @Test func protocolThatRefinesError() {
         checkDelegateType(MulticastDelegate<any FailureEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
     }
@@ -122,6 +131,21 @@ import Testing
         #expect(everyObject.allSatisfy { $0() == nil })
         #expect(delegates.isEmpty)
     }
+}
+
+/// `value` in an `Any`, as generic code wraps it: `Value` may be `Any` itself, whose values are then boxed. (The
+/// metatype keeps Swift 6 from opening an `Any` argument, which would unwrap it.)
+func wrapAgain<Value>(_ value: Value, as _: Value.Type) -> Any { value }
+
+/// The first word of `value`'s own representation (for an `Any`, of its container, not of what it holds).
+func firstWord<Value>(of value: Value, as _: Value.Type) -> UInt {
+    withUnsafeBytes(of: value) { $0.load(as: UInt.self) }
+}
+
+/// A probe in an `Any` in an `Any`.
+func wrapTwice(_ probe: Probe) -> Any {
+    let inner: Any = probe
+    return wrapAgain(inner, as: Any.self)
 }
 
 class ProbeBase {

@@ -124,16 +124,11 @@ final class _Locked<Value> {
     /// Runs `body` with exclusive access to the value. `body` must not call out to user code.
     @inlinable
     @inline(always)
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
         _lockAcquire(mutex)
-        do {
-            let result = try body(&value.pointee)
-            _lockRelease(mutex)
-            return result
-        } catch {
-            _lockRelease(mutex)
-            throw error
-        }
+        let result = body(&value.pointee)
+        _lockRelease(mutex)
+        return result
     }
 
     deinit {
