@@ -10,7 +10,7 @@ extension MulticastDelegate {
     /// ```
     ///
     /// Each `body` finishes before the next one starts. The call follows the same rules as the synchronous
-    /// ``call(_:)-2rusk``, across suspension points too: it visits the delegates registered when it started, less
+    /// ``call(_:)-rlcb``, across suspension points too: it visits the delegates registered when it started, less
     /// those removed or deallocated before their turn, even while an earlier delegate's body is suspended.
     /// The delegate whose body is running is kept alive until that body returns. No lock is held while
     /// `body` runs or is suspended.
@@ -18,20 +18,20 @@ extension MulticastDelegate {
     /// The call and `body` are `nonisolated(nonsending)`: they run on the caller's actor (the main actor for
     /// `@MainActor` code, the actor for an actor's method) and never send the delegates anywhere, so this
     /// works for delegates that are not `Sendable`. When `body` only contains synchronous code, Swift picks
-    /// the synchronous ``call(_:)-2rusk`` instead, and no `await` is needed.
+    /// the synchronous ``call(_:)-rlcb`` instead, and no `await` is needed.
     ///
     /// The call does not check for cancellation itself; a `body` that should stop when the task is
     /// cancelled can throw `CancellationError`, which ends the call.
     ///
     /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
     ///   error is rethrown.
-    /// - Complexity: O(*n*) plus the bodies, with the costs of the synchronous ``call(_:)-2rusk``, and no
+    /// - Complexity: O(*n*) plus the bodies, with the costs of the synchronous ``call(_:)-rlcb``, and no
     ///   allocation. While the call is suspended, the list of delegates it reads stays in memory, with what
     ///   delegates removed meanwhile held.
     @inlinable
-    nonisolated(nonsending) public func call(
-        _ body: nonisolated(nonsending) (Delegate) async throws -> Void
-    ) async rethrows {
+    nonisolated(nonsending) public func call<Failure: Error>(
+        _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
+    ) async throws(Failure) {
         var pass = _Pass(_core)
         defer { pass.finish() }
         while let delegate = pass.nextDelegate() {  // a copy: it must stay alive across the suspension
@@ -54,7 +54,7 @@ extension MulticastDelegate where Delegate: Sendable {
     /// The call starts one child task for each delegate registered and alive when it starts, and holds each
     /// delegate alive until its body returns. A delegate added meanwhile is not called. The bodies run
     /// concurrently, off the caller's actor, so the delegates must be `Sendable`; for delegates that must
-    /// run on one actor, use the async ``call(_:)-4uqwa``, which calls them one after another on the
+    /// run on one actor, use the async ``call(_:)-28g0h``, which calls them one after another on the
     /// caller's actor.
     ///
     /// If a body throws, the other bodies' tasks are cancelled, the call waits for all of them to finish,

@@ -1,7 +1,7 @@
 extension MulticastDelegate: Sequence {
     /// Iterates over the delegates, in the order they were added, for results from them.
     ///
-    /// Iteration follows the same rules as ``MulticastDelegate/call(_:)-2rusk``: it visits the delegates registered
+    /// Iteration follows the same rules as ``MulticastDelegate/call(_:)-rlcb``: it visits the delegates registered
     /// when ``MulticastDelegate/makeIterator()`` was called, less those removed or deallocated before their
     /// turn. So `map`, `compactMap`, `reduce`, `allSatisfy`, `contains(where:)` and `first(where:)` return what
     /// the delegates answer:

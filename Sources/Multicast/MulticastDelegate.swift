@@ -44,7 +44,7 @@ public enum Retention: Sendable, Hashable {
 ///
 /// ### Order
 ///
-/// ``call(_:)-2rusk`` and iteration visit the delegates in the order they were added. Adding a delegate that is
+/// ``call(_:)-rlcb`` and iteration visit the delegates in the order they were added. Adding a delegate that is
 /// already registered changes nothing; removing it and adding it again moves it to the end. Identity, not
 /// `==`, tells delegates apart.
 ///
@@ -52,7 +52,7 @@ public enum Retention: Sendable, Hashable {
 ///
 /// Every member may be used from any thread at the same time. The multicast is `Sendable` when `Delegate`
 /// is. No lock is held while delegate code runs, and a call that starts after `remove(x)` has returned never
-/// calls `x`. Delegates run on the thread that calls ``call(_:)-2rusk``. A removal reaches the calls under way
+/// calls `x`. Delegates run on the thread that calls ``call(_:)-rlcb``. A removal reaches the calls under way
 /// by marking the delegate's slot in place, so a call never takes the lock per delegate and a removal never
 /// copies the delegates, however many calls run meanwhile.
 ///
@@ -182,6 +182,11 @@ public final class MulticastDelegate<Delegate> {
     /// The call visits the delegates registered when it started, less those removed or deallocated before
     /// their turn.
     ///
+    /// The call throws what `body` throws, with its type: a body that throws nothing makes the call throw
+    /// nothing, and one that throws a `ValidationError` makes it throw a `ValidationError`. (Swift infers a
+    /// closure's thrown type as `any Error` unless the closure states it, `{ delegate throws(ValidationError) in
+    /// ... }`.)
+    ///
     /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
     ///   error is rethrown.
     /// - Complexity: O(*n*), and no allocation, in optimized and unoptimized builds alike. The call takes the
@@ -190,9 +195,9 @@ public final class MulticastDelegate<Delegate> {
     ///   once more, to release what the removed delegate's slot held.
     @inlinable
     @inline(always)  // inlined even in a debug build, with `body`: see `Internal/Slot.swift`
-    public func call(_ body: (Delegate) throws -> Void) rethrows {
+    public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
         var pass = _Pass(_core)
-        do {
+        do throws(Failure) {
             while let slot = pass.next() {
                 try slot.lend(body)
             }

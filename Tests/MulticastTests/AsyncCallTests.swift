@@ -203,6 +203,27 @@ func leaveTheActor() async {
         #expect(log.calls == ["b", "c"])
     }
 
+    @Test func aTypedErrorKeepsItsTypeAcrossSuspensions() async {
+        let log = CallLog()
+        let delegates = MulticastDelegate<any Listener>()
+        let recorders = ["a", "b", "c"].map { Recorder($0, log: log) }
+        for recorder in recorders { delegates.add(recorder) }
+        func stop() async throws(Stop) {
+            try await delegates.call { listener async throws(Stop) in
+                await Task.yield()
+                listener.hear(1)
+                if listener.name == "b" { throw Stop(name: "b") }
+            }
+        }
+        do {
+            try await stop()
+            Issue.record("the call did not throw")
+        } catch {
+            #expect(error == Stop(name: "b"))  // compiles only because `error` is a `Stop`
+        }
+        #expect(log.calls == ["a", "b"])
+    }
+
     @Test func synchronousClosureInAnAsyncContextPicksTheSynchronousCall() async throws {
         let log = CallLog()
         let delegates = MulticastDelegate<any Listener>()

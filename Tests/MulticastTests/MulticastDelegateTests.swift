@@ -400,6 +400,28 @@ import Testing
         #expect(log.calls == ["0", "1", "0", "1", "2"])
     }
 
+    @Test func aTypedErrorKeepsItsType() {
+        struct Invalid: Error, Equatable {
+            let name: String
+        }
+        let delegates = MulticastDelegate<any Listener>()
+        let all = recorders("0", "1", "2")
+        for delegate in all { delegates.add(delegate) }
+        func validate() throws(Invalid) {
+            try delegates.call { delegate throws(Invalid) in
+                delegate.hear(1)
+                if delegate.name == "1" { throw Invalid(name: delegate.name) }
+            }
+        }
+        do {
+            try validate()
+            Issue.record("the call did not throw")
+        } catch {
+            #expect(error == Invalid(name: "1"))  // compiles only because `error` is an `Invalid`
+        }
+        #expect(log.calls == ["0", "1"])
+    }
+
     // MARK: 9. Results
 
     @Test func sequenceMethodsReturnWhatTheDelegatesAnswer() {

@@ -268,12 +268,12 @@ struct _Slot<Delegate> {
     /// never owns a reference; `body` borrows the value, as any closure parameter, and copies it if it keeps it.
     @inlinable
     @inline(always)
-    func lend<Result>(_ body: (Delegate) throws -> Result) rethrows -> Result {
-        try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer in
+    func lend<Result, Failure: Error>(_ body: (Delegate) throws(Failure) -> Result) throws(Failure) -> Result {
+        try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer throws(Failure) in
             let copy = buffer.baseAddress!
             UnsafeMutableRawPointer(copy).copyMemory(from: delegate, byteCount: MemoryLayout<Delegate>.size)
             let lent = copy.move()
-            do {
+            do throws(Failure) {
                 let result = try body(lent)
                 copy.initialize(to: consume lent)  // give the bits back: the copy is never destroyed
                 return result
