@@ -421,35 +421,6 @@ import Testing
         }
         #expect(log.calls == ["0", "1"])
     }
-
-    // MARK: 9. Results
-
-    @Test func sequenceMethodsReturnWhatTheDelegatesAnswer() {
-        let delegates = MulticastDelegate<any Listener>()
-        let all = recorders("a", "bb", "ccc")
-        for delegate in all { delegates.add(delegate) }
-        #expect(delegates.map(\.name.count) == [1, 2, 3])
-        #expect(delegates.compactMap { $0.name.count > 1 ? $0.name : nil } == ["bb", "ccc"])
-        #expect(delegates.reduce(0) { $0 + $1.name.count } == 6)
-        #expect(delegates.allSatisfy { !$0.name.isEmpty })
-        #expect(!delegates.allSatisfy { $0.name.count < 3 })
-        #expect(delegates.contains { $0.name == "bb" })
-        #expect(!delegates.contains { $0.name == "d" })
-        #expect(delegates.first { $0.name.count > 1 }?.name == "bb")
-    }
-
-    @Test func iterationTakesItsSnapshotAtMakeIterator() {
-        let delegates = MulticastDelegate<any Listener>()
-        let all = recorders("0", "1", "2")
-        delegates.add(all[0])
-        delegates.add(all[1])
-        var iterator = delegates.makeIterator()
-        delegates.add(all[2])  // after the snapshot: not visited
-        #expect(iterator.next()?.name == "0")
-        delegates.remove(all[1])  // before its turn: not visited
-        #expect(iterator.next() == nil)
-        #expect(delegates.map(\.name) == ["0", "2"])
-    }
 }
 
 func index(of recorder: Recorder, in all: [Recorder]) -> Int {

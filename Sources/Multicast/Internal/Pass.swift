@@ -64,7 +64,10 @@ struct _Pass<Delegate> {
             let slot = base.advanced(by: position)
             position += 1
             switch slot.liveness {
-            case .live(let object):
+            case .strong:
+                if keeper != nil { keeper = nil }  // a store of nil would cost a release call per delegate
+                return slot
+            case .weak(let object):
                 keeper = consume object
                 return slot
             case .dead: dead += 1

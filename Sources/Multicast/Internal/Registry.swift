@@ -175,9 +175,12 @@ extension _Registry {
         let address = Self.address(of: object)
         var found = -1
         let bucket = index.firstBucket(for: address) { position in
-            guard storage.address(at: position) == address, case .live(let keeper) = storage.liveness(at: position)
-            else { return false }
-            guard keeper == nil || keeper === object else { return false }
+            guard storage.address(at: position) == address else { return false }
+            switch storage.liveness(at: position) {
+            case .strong: break
+            case .weak(let keeper): guard keeper === object else { return false }
+            case .unregistered, .dead: return false
+            }
             found = position
             return true
         }

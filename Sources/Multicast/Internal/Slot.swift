@@ -108,9 +108,11 @@ enum _Liveness {
     case unregistered
     /// The slot holds a weak delegate that has been deallocated; its key is `key`.
     case dead(key: _SlotKey)
-    /// The delegate may be called, and `keeper` keeps it alive meanwhile: the object that a weak delegate's
-    /// weak reference loaded, or nil for a strong delegate, which its storage keeps alive.
-    case live(keeper: AnyObject?)
+    /// The delegate is held strongly, and may be called: its storage keeps it alive.
+    case strong
+    /// The delegate is held weakly, and may be called: `keeper`, the object its weak reference loaded, keeps it
+    /// alive meanwhile.
+    case weak(keeper: AnyObject)
 }
 
 /// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate.
@@ -183,9 +185,9 @@ struct _Slot<Delegate> {
     var liveness: _Liveness {
         let key = key
         guard key.isCallable else { return .unregistered }
-        if key.isStrong { return .live(keeper: nil) }
+        if key.isStrong { return .strong }
         guard let object = state.pointee.reference.object else { return .dead(key: key) }
-        return .live(keeper: consume object)
+        return .weak(keeper: consume object)
     }
 
     /// The address of the slot's object, read without touching the object, which may be dead.
