@@ -38,93 +38,125 @@ extension MulticastDelegate {
             try await body(delegate)
         }
     }
+}
 
-    /// Asks every delegate an async question, one after another, in the order they were added, on the caller's
-    /// actor, and returns the answers in that order.
+extension MulticastDelegate {
+    /// The delegates asked async questions in turn: one after another, in the order they were added, on the
+    /// caller's actor.
     ///
     /// ```swift
     /// @MainActor
-    /// func titles() async -> [String] {
-    ///     await editors.map { await $0.title() }  // each on the main actor, in order
+    /// func quit() async -> Bool {
+    ///     await documents.inTurn.allSatisfy { await $0.mayClose() }  // stops at the first that refuses
     /// }
     /// ```
     ///
-    /// The delegates are visited as the async ``call(_:)-28g0h`` visits them, with the same isolation: the
-    /// delegates need not be `Sendable`. When `transform` only contains synchronous code, Swift picks
-    /// `Sequence`'s `map` instead.
-    ///
-    /// - Parameter transform: The question for each delegate. If it throws, no further delegate is asked and
-    ///   the error is rethrown, with its type.
-    /// - Returns: The answers, in the order the delegates were added.
-    /// - Complexity: O(*n*) plus the questions.
+    /// Each question finishes before the next delegate is asked; the delegates are visited as the async
+    /// ``call(_:)-28g0h`` visits them, with its isolation, so they need not be `Sendable`. (The members are
+    /// not the multicast's own: in async code, Swift would pick an async `map` over the synchronous one for a
+    /// key path, `map(\.title)`, and ask for an `await`.)
     @inlinable
-    nonisolated(nonsending) public func map<Answer, Failure: Error>(
-        _ transform: nonisolated(nonsending) (Delegate) async throws(Failure) -> Answer
-    ) async throws(Failure) -> [Answer] {
-        var answers: [Answer] = []
-        var pass = _Pass(_core)
-        defer { pass.finish() }
-        while let delegate = pass.nextDelegate() {
-            answers.append(try await transform(delegate))
+    public var inTurn: InTurn {
+        InTurn(self)
+    }
+
+    /// A view of a multicast whose members ask the delegates async questions in turn; see
+    /// ``MulticastDelegate/inTurn``.
+    public struct InTurn {
+        @usableFromInline
+        let _multicast: MulticastDelegate<Delegate>
+
+        @inlinable
+        init(_ multicast: MulticastDelegate<Delegate>) {
+            _multicast = multicast
         }
-        return answers
-    }
 
-    /// Returns the first delegate whose async answer to `predicate` is true, asking them one after another, in
-    /// the order they were added, on the caller's actor.
-    ///
-    /// ```swift
-    /// let opener = await openers.first { await $0.canOpen(url) }
-    /// ```
-    ///
-    /// - Parameter predicate: A question for each delegate; no delegate after the first `true` is asked. If it
-    ///   throws, no further delegate is asked and the error is rethrown, with its type.
-    /// - Complexity: O(*n*) plus the questions.
-    @inlinable
-    nonisolated(nonsending) public func first<Failure: Error>(
-        where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
-    ) async throws(Failure) -> Delegate? {
-        var pass = _Pass(_core)
-        defer { pass.finish() }
-        while let delegate = pass.nextDelegate() {
-            if try await predicate(delegate) { return delegate }
+        /// Asks every delegate an async question, one after another, in the order they were added, on the caller's
+        /// actor, and returns the answers in that order.
+        ///
+        /// ```swift
+        /// @MainActor
+        /// func titles() async -> [String] {
+        ///     await editors.inTurn.map { await $0.title() }  // each on the main actor, in order
+        /// }
+        /// ```
+        ///
+        /// - Parameter transform: The question for each delegate. If it throws, no further delegate is asked and
+        ///   the error is rethrown, with its type.
+        /// - Returns: The answers, in the order the delegates were added.
+        /// - Complexity: O(*n*) plus the questions.
+        @inlinable
+        nonisolated(nonsending) public func map<Answer, Failure: Error>(
+            _ transform: nonisolated(nonsending) (Delegate) async throws(Failure) -> Answer
+        ) async throws(Failure) -> [Answer] {
+            var answers: [Answer] = []
+            var pass = _Pass(_multicast._core)
+            defer { pass.finish() }
+            while let delegate = pass.nextDelegate() {
+                answers.append(try await transform(delegate))
+            }
+            return answers
         }
-        return nil
-    }
 
-    /// Returns whether any delegate's async answer to `predicate` is true, asking them one after another, in
-    /// the order they were added, on the caller's actor.
-    ///
-    /// - Parameter predicate: A question for each delegate; no delegate after the first `true` is asked. If it
-    ///   throws, no further delegate is asked and the error is rethrown, with its type.
-    /// - Complexity: O(*n*) plus the questions.
-    @inlinable
-    nonisolated(nonsending) public func contains<Failure: Error>(
-        where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
-    ) async throws(Failure) -> Bool {
-        try await first(where: predicate) != nil
-    }
+        /// Returns the first delegate whose async answer to `predicate` is true, asking them one after another, in
+        /// the order they were added, on the caller's actor.
+        ///
+        /// ```swift
+        /// let opener = await openers.inTurn.first { await $0.canOpen(url) }
+        /// ```
+        ///
+        /// - Parameter predicate: A question for each delegate; no delegate after the first `true` is asked. If it
+        ///   throws, no further delegate is asked and the error is rethrown, with its type.
+        /// - Complexity: O(*n*) plus the questions.
+        @inlinable
+        nonisolated(nonsending) public func first<Failure: Error>(
+            where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
+        ) async throws(Failure) -> Delegate? {
+            var pass = _Pass(_multicast._core)
+            defer { pass.finish() }
+            while let delegate = pass.nextDelegate() {
+                if try await predicate(delegate) { return delegate }
+            }
+            return nil
+        }
 
-    /// Returns whether every delegate's async answer to `predicate` is true, asking them one after another, in
-    /// the order they were added, on the caller's actor.
-    ///
-    /// ```swift
-    /// @MainActor
-    /// func mayQuit() async -> Bool {
-    ///     await documents.allSatisfy { await $0.mayClose() }  // stops at the first that refuses
-    /// }
-    /// ```
-    ///
-    /// - Parameter predicate: A question for each delegate; no delegate after the first `false` is asked. If it
-    ///   throws, no further delegate is asked and the error is rethrown, with its type.
-    /// - Complexity: O(*n*) plus the questions.
-    @inlinable
-    nonisolated(nonsending) public func allSatisfy<Failure: Error>(
-        _ predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
-    ) async throws(Failure) -> Bool {
-        try await first(where: { delegate async throws(Failure) in try await !predicate(delegate) }) == nil
+        /// Returns whether any delegate's async answer to `predicate` is true, asking them one after another, in
+        /// the order they were added, on the caller's actor.
+        ///
+        /// - Parameter predicate: A question for each delegate; no delegate after the first `true` is asked. If it
+        ///   throws, no further delegate is asked and the error is rethrown, with its type.
+        /// - Complexity: O(*n*) plus the questions.
+        @inlinable
+        nonisolated(nonsending) public func contains<Failure: Error>(
+            where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
+        ) async throws(Failure) -> Bool {
+            try await first(where: predicate) != nil
+        }
+
+        /// Returns whether every delegate's async answer to `predicate` is true, asking them one after another, in
+        /// the order they were added, on the caller's actor.
+        ///
+        /// ```swift
+        /// @MainActor
+        /// func mayQuit() async -> Bool {
+        ///     await documents.inTurn.allSatisfy { await $0.mayClose() }  // stops at the first that refuses
+        /// }
+        /// ```
+        ///
+        /// - Parameter predicate: A question for each delegate; no delegate after the first `false` is asked. If it
+        ///   throws, no further delegate is asked and the error is rethrown, with its type.
+        /// - Complexity: O(*n*) plus the questions.
+        @inlinable
+        nonisolated(nonsending) public func allSatisfy<Failure: Error>(
+            _ predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
+        ) async throws(Failure) -> Bool {
+            try await first(where: { delegate async throws(Failure) in try await !predicate(delegate) }) == nil
+        }
     }
 }
+
+// The view holds only its multicast, which is `Sendable` under the same condition.
+extension MulticastDelegate.InTurn: Sendable where Delegate: Sendable {}
 
 extension MulticastDelegate where Delegate: Sendable {
     /// Calls `body` with every delegate at once, each in a child task, and returns when all have finished.

@@ -42,32 +42,6 @@ extension MulticastDelegate: Sequence {
     @inlinable
     public var underestimatedCount: Int { 0 }
 
-    /// Returns what `transform` answers for each delegate, asking them in the order they were added.
-    ///
-    /// ```swift
-    /// let titles = editors.map { $0.title }
-    /// ```
-    ///
-    /// The same as `Sequence`'s `map`, in one pass that allocates only the answers. (It also keeps Swift from
-    /// picking the async ``map(_:)-7npkt`` for a synchronous `transform` in async code.)
-    ///
-    /// - Parameter transform: The question for each delegate. If it throws, no further delegate is asked and
-    ///   the error is rethrown, with its type.
-    /// - Returns: The answers, in the order the delegates were added.
-    /// - Complexity: O(*n*).
-    @inlinable
-    public func map<Answer, Failure: Error>(
-        _ transform: (Delegate) throws(Failure) -> Answer
-    ) throws(Failure) -> [Answer] {
-        var answers: [Answer] = []
-        var pass = _Pass(_core)
-        defer { pass.finish() }
-        while let slot = pass.next() {
-            answers.append(try slot.lend(transform))
-        }
-        return answers
-    }
-
     /// Returns the first delegate that satisfies `predicate`, asking them in the order they were added.
     ///
     /// ```swift

@@ -36,11 +36,16 @@ public enum Retention: Sendable, Hashable {
 ///
 /// Delegates are held weakly unless added with ``Retention/strong``. A weak delegate that is deallocated is
 /// never called again, is no longer counted or contained, and its slot is reclaimed by later calls or adds:
-/// there is no need to remove a delegate in its `deinit`. A delegate must be a class instance; adding a value
-/// of another type (a struct conforming to a protocol that is not class-bound) stops the program. `Delegate`
-/// may be any type that holds class instances (a class, `AnyObject`, `Any`, a protocol or a composition)
-/// except `any Error`, whose values may box the instance: creating a `MulticastDelegate<any Error>` stops the
-/// program with a message that says what to declare instead.
+/// there is no need to remove a delegate in its `deinit`, and a `remove(self)` there answers `false`, since the
+/// multicast has let go of it already. Adding a delegate from its own `deinit` stops the program with a
+/// message: it could never be called.
+///
+/// A delegate must be a class instance; adding a value of another type (a struct conforming to a protocol
+/// that is not class-bound) stops the program, and ``contains(_:)`` and ``remove(_:)`` answer `false` for it.
+/// `Delegate` may be any type whose values can be class instances (a class, `AnyObject`, `Any`, a protocol or a
+/// composition) except `any Error`, whose values may box the instance. Creating a multicast of another type,
+/// such as a closure, an optional, a struct or `any Error`, stops the program with a message that says what to
+/// declare instead.
 ///
 /// ### Order
 ///
@@ -68,10 +73,11 @@ public final class MulticastDelegate<Delegate> {
 
     /// Creates a multicast with no delegates.
     ///
-    /// - Precondition: `Delegate` is not `any Error`, whose values may keep a class instance in a box that the
-    ///   multicast cannot hold weakly; declare a protocol for the events instead.
+    /// - Precondition: `Delegate` is a class, or a protocol or composition other than `any Error` (whose values
+    ///   may keep a class instance in a box that the multicast cannot hold weakly): not a closure, an optional,
+    ///   a struct, an enum, a tuple or a metatype. Declare a protocol for the events instead.
     public init() {
-        if Delegate.self == (any Error).self { Self._refuseErrorExistential() }
+        Self._refuseUnfitDelegateType()
         _core = _Locked(_Registry())
     }
 
@@ -83,7 +89,7 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// - Parameter delegate: A class instance. If it is already registered, nothing changes.
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-    /// - Precondition: `delegate` is a class instance.
+    /// - Precondition: `delegate` is a class instance, and is not being deallocated (called from its `deinit`).
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
@@ -102,13 +108,16 @@ public final class MulticastDelegate<Delegate> {
     ///     position and retention.
     ///   - retention: Whether the multicast keeps the delegate alive.
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-    /// - Precondition: `delegate` is a class instance.
+    /// - Precondition: `delegate` is a class instance, and is not being deallocated (called from its `deinit`).
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
     public func add(_ delegate: Delegate, retention: Retention) -> Bool {
         let (object, value) = Self._registrant(delegate)
-        return _core.add(value, object: object, strong: retention == .strong)
+        guard let added = _core.add(value, object: object, strong: retention == .strong) else {
+            Self._refuseDeallocating(type(of: object))
+        }
+        return added
     }
 
     /// Removes a delegate.
@@ -118,14 +127,16 @@ public final class MulticastDelegate<Delegate> {
     /// a call is under way, when the last such call ends.
     ///
     /// - Parameter delegate: The delegate to remove.
-    /// - Returns: `true` if the delegate was registered, `false` otherwise.
+    /// - Returns: `true` if the delegate was registered, `false` otherwise: also from the delegate's own
+    ///   `deinit`, where a weak delegate is gone already, and for a value that is not a class instance, which can
+    ///   never be registered.
     /// - Complexity: Amortized O(1), whatever other threads are doing: the removal marks the delegate's slot
     ///   in place, and never copies the delegates. While a call that started before the list of delegates was
     ///   last rebuilt is still under way, it also finds the slot in that call's older list, in O(log *n*).
     @inlinable
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
-        let (object, _) = Self._registrant(delegate)
+        guard let object = Self._object(delegate) else { return false }
         return _core.change { $0.remove(object, &$1) }
     }
 
@@ -139,11 +150,12 @@ public final class MulticastDelegate<Delegate> {
 
     /// Returns whether a delegate is registered (and, if held weakly, alive: it is, since you pass it).
     ///
-    /// - Parameter delegate: The delegate to look for, by identity.
+    /// - Parameter delegate: The delegate to look for, by identity. For a value that is not a class instance,
+    ///   which can never be registered, the answer is `false`.
     /// - Complexity: O(1).
     @inlinable
     public func contains(_ delegate: Delegate) -> Bool {
-        let (object, _) = Self._registrant(delegate)
+        guard let object = Self._object(delegate) else { return false }
         return _core.withLock { $0.contains(object) }
     }
 
@@ -218,14 +230,22 @@ public final class MulticastDelegate<Delegate> {
     /// unwrapped by a cast, and stored unboxed.
     @inlinable
     static func _registrant(_ delegate: Delegate) -> (object: AnyObject, value: Delegate) {
-        let dynamicType = type(of: delegate as Any)
-        guard dynamicType is AnyObject.Type else { _refuseNonClass(dynamicType) }
+        guard let object = _object(delegate) else { _refuseNonClass(type(of: delegate as Any)) }
         if Delegate.self == Any.self {
-            let object = delegate as AnyObject
             return (object, unsafeBitCast(object as Any, to: Delegate.self))
         }
+        return (object, delegate)
+    }
+
+    /// The object that `delegate` is, or nil if it is not a class instance.
+    @inlinable
+    static func _object(_ delegate: Delegate) -> AnyObject? {
+        guard type(of: delegate as Any) is AnyObject.Type else { return nil }
+        if Delegate.self == Any.self {
+            return delegate as AnyObject
+        }
         let object = withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
-        return (object.takeUnretainedValue(), delegate)  // kept alive by `delegate`
+        return object.takeUnretainedValue()  // kept alive by `delegate`
     }
 
     @usableFromInline
@@ -236,6 +256,55 @@ public final class MulticastDelegate<Delegate> {
             MulticastDelegate<\(Delegate.self)>: a delegate of type \(type) is not a class instance. Delegates \
             must be classes (held weakly, compared by identity); make \(type) a class, or make the delegate \
             protocol class-bound (`: AnyObject`).
+            """
+        )
+    }
+
+    /// Stops the program, with a message that says what to declare instead, unless `Delegate` is a type whose
+    /// values can be class instances: a class, or a protocol or composition (other than `any Error`). A closure,
+    /// an optional, a struct, an enum, a tuple or a metatype can never be a delegate.
+    static func _refuseUnfitDelegateType() {
+        if Delegate.self == (any Error).self { _refuseErrorExistential() }
+        // The Swift runtime's kinds of type metadata, part of its stable ABI (`MetadataKind` in the runtime's
+        // `MetadataKind.def`): a class, a foreign class or reference type, an Objective-C class wrapper, an
+        // existential, an extended existential.
+        switch _metadataKind(Delegate.self) {
+        case 0, 0x203, 0x204, 0x305, 0x303, 0x307:
+            return
+        case 0x302:
+            fatalError(
+                """
+                MulticastDelegate<\(Delegate.self)>: a closure is not a delegate. A multicast calls objects, which \
+                it holds weakly and tells apart by identity. Declare a protocol for the event, for example \
+                `protocol Listener: AnyObject { func hear() }`, and use `MulticastDelegate<any Listener>`.
+                """
+            )
+        case 0x202:
+            fatalError(
+                """
+                MulticastDelegate<\(Delegate.self)>: a multicast of optionals. Delegates are held weakly already, \
+                and a multicast holds no nil: declare it of the type that the optional wraps.
+                """
+            )
+        default:
+            fatalError(
+                """
+                MulticastDelegate<\(Delegate.self)>: \(Delegate.self) is not a class or a protocol, so no value of \
+                it can be a delegate (a class instance, held weakly, compared by identity). Make it a class, or \
+                declare a protocol for the events and use `MulticastDelegate<any YourProtocol>`.
+                """
+            )
+        }
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func _refuseDeallocating(_ type: AnyObject.Type) -> Never {
+        fatalError(
+            """
+            MulticastDelegate<\(Delegate.self)>.add(_:): the \(type) being added is being deallocated (is add called \
+            from its deinit?), so it could never be called. No delegate needs to add or remove itself in its \
+            deinit: a weak delegate leaves the multicast when it is deallocated.
             """
         )
     }
@@ -252,6 +321,11 @@ public final class MulticastDelegate<Delegate> {
         )
     }
 }
+
+/// The kind of the type's metadata: the Swift runtime's own function, which the standard library's reflection
+/// calls the same way.
+@_silgen_name("swift_getMetadataKind")
+func _metadataKind(_ type: Any.Type) -> UInt32
 
 // The registry, the only mutable state, is guarded by the lock in `_core` (see `Internal/Lock.swift`); passes
 // read storages in which, while they read, only slot keys change, with atomic stores (see `Internal/Slot.swift`).

@@ -44,7 +44,7 @@ final class Document: ClosingDocument {
 
     @Test func mapAsksEachInOrderOnTheCallersActor() async {
         let (delegates, all) = documents(("a", true), ("b", false), ("c", true))
-        let answers = await delegates.map { await $0.mayClose() }
+        let answers = await delegates.inTurn.map { await $0.mayClose() }
         #expect(answers == [true, false, true])
         #expect(log.calls == ["a", "b", "c"])
         withExtendedLifetime(all) {}
@@ -52,20 +52,20 @@ final class Document: ClosingDocument {
 
     @Test func allSatisfyStopsAtTheFirstRefusal() async {
         let (delegates, all) = documents(("a", true), ("b", false), ("c", true))
-        #expect(await !delegates.allSatisfy { await $0.mayClose() })
+        #expect(await !delegates.inTurn.allSatisfy { await $0.mayClose() })
         #expect(log.calls == ["a", "b"])
         log.clear()
         delegates.remove(all[1])
-        #expect(await delegates.allSatisfy { await $0.mayClose() })
+        #expect(await delegates.inTurn.allSatisfy { await $0.mayClose() })
         #expect(log.calls == ["a", "c"])
     }
 
     @Test func firstAndContainsStopAtTheFirstYes() async {
         let (delegates, all) = documents(("a", false), ("b", true), ("c", true))
-        #expect(await delegates.first { await $0.mayClose() }?.name == "b")
+        #expect(await delegates.inTurn.first { await $0.mayClose() }?.name == "b")
         #expect(log.calls == ["a", "b"])
         log.clear()
-        #expect(await delegates.contains { await $0.mayClose() })
+        #expect(await delegates.inTurn.contains { await $0.mayClose() })
         #expect(log.calls == ["a", "b"])
         withExtendedLifetime(all) {}
     }
@@ -73,7 +73,7 @@ final class Document: ClosingDocument {
     @Test func aThrowingQuestionStopsTheAnswersAndKeepsItsType() async {
         let (delegates, all) = documents(("a", true), ("b", false), ("c", true))
         func ask() async throws(Stop) -> [String] {
-            try await delegates.map { document async throws(Stop) in
+            try await delegates.inTurn.map { document async throws(Stop) in
                 guard await document.mayClose() else { throw Stop(name: document.name) }
                 return document.name
             }
@@ -90,7 +90,7 @@ final class Document: ClosingDocument {
 
     @Test func aDelegateRemovedWhileAnEarlierOneIsSuspendedIsNotAsked() async {
         let (delegates, all) = documents(("a", true), ("b", true), ("c", true))
-        let answers = await delegates.map { document -> String in
+        let answers = await delegates.inTurn.map { document -> String in
             if document.name == "a" { delegates.remove(all[1]) }
             _ = await document.mayClose()
             return document.name

@@ -61,25 +61,6 @@ import Testing
         checkDelegateType(MulticastDelegate<any ScreenEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
     }
 
-    @Test func anyErrorIsRefusedWithAMessageThatNamesIt() async throws {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = MulticastDelegate<any Error>()
-        }
-        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
-        #expect(message.contains("MulticastDelegate<any Error>"))
-        #expect(message.contains("Declare a protocol for the events"))
-    }
-
-    @Test func aStructInAnAnyIsRefusedWithAMessageThatNamesIt() async throws {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            struct Plain {}
-            MulticastDelegate<Any>().add(Plain())
-        }
-        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
-        #expect(message.contains("Plain"))
-        #expect(message.contains("Delegates must be classes"))
-    }
-
     func probe(_ name: String) -> Probe {
         Probe(name, log: log)
     }

@@ -178,25 +178,36 @@ import Testing
 
     // MARK: 4. Bad input
 
-    @Test func addingAValueThatIsNotAClassInstanceStops() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            struct Plain: Greeter {
-                func greet() {}
-            }
-            MulticastDelegate<any Greeter>().add(Plain())
+    @Test func containsAndRemoveAnswerFalseForAValueThatIsNotAClassInstance() {
+        struct PlainGreeter: Greeter {
+            func greet() {}
         }
+        let delegates = MulticastDelegate<any Greeter>()
+        #expect(!delegates.contains(PlainGreeter()))  // it can never be registered
+        #expect(!delegates.remove(PlainGreeter()))
     }
 
-    @Test func theStopMessageNamesTheTypeAndSaysDelegatesMustBeClasses() async throws {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            struct PlainGreeter: Greeter {
-                func greet() {}
+    @Test func aDelegateThatRemovesItselfInItsDeinitIsAlreadyGone() {
+        final class Leaving: Listener {
+            let name = "leaving"
+            let delegates: MulticastDelegate<any Listener>
+            let removed: CallLog
+            init(_ delegates: MulticastDelegate<any Listener>, removed: CallLog) {
+                self.delegates = delegates
+                self.removed = removed
             }
-            MulticastDelegate<any Greeter>().add(PlainGreeter(), retention: .strong)
+            func hear(_ event: Int) {}
+            deinit { removed.append("\(delegates.remove(self))") }
         }
-        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
-        #expect(message.contains("PlainGreeter"))
-        #expect(message.contains("Delegates must be classes"))
+        let delegates = MulticastDelegate<any Listener>()
+        let removed = CallLog()
+        do {
+            let leaving = Leaving(delegates, removed: removed)
+            #expect(delegates.add(leaving))
+            #expect(delegates.count == 1)
+        }
+        #expect(removed.calls == ["false"])  // no removal was needed: the weak delegate was gone already
+        #expect(delegates.isEmpty)
     }
 
     @Test func classInstancesOfAProtocolThatIsNotClassBoundAreFine() {

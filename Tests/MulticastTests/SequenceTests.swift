@@ -2,7 +2,7 @@ import Testing
 
 @testable import Multicast
 
-/// Answers from the delegates: the `Sequence` methods, and the members that shadow them with one pass.
+/// Answers from the delegates: the `Sequence` methods, through the iterator or the members that shadow them.
 @Suite struct SequenceTests {
     let log = CallLog()
 

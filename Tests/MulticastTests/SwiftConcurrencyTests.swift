@@ -57,3 +57,35 @@ final class Ticker: ClockDelegate {
         Services.clock.remove(ticker)
     }
 }
+
+/// A main-actor screen whose isolated deinit removes it from a hub: the remove finds it already gone.
+@MainActor
+final class LeavingScreen: ScreenEvents {
+    let delegates: MulticastDelegate<any ScreenEvents>
+    let removed: CallLog
+
+    init(_ delegates: MulticastDelegate<any ScreenEvents>, removed: CallLog) {
+        self.delegates = delegates
+        self.removed = removed
+    }
+
+    func hear() {}
+
+    isolated deinit {
+        removed.append("\(delegates.remove(self))")
+    }
+}
+
+@MainActor
+@Suite struct IsolatedDeinitTests {
+    @Test func removeInAnIsolatedDeinitAnswersFalse() async {
+        let delegates = MulticastDelegate<any ScreenEvents>()
+        let removed = CallLog()
+        do {
+            let screen = LeavingScreen(delegates, removed: removed)
+            #expect(delegates.add(screen))
+        }
+        #expect(removed.calls == ["false"])  // the weak delegate was gone before its deinit ran
+        #expect(delegates.isEmpty)
+    }
+}

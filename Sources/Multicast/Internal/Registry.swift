@@ -121,15 +121,16 @@ extension _Locked {
     }
 
     /// Registers `object` (whose value is `delegate`) at the end, unless it is registered already; returns
-    /// whether it was added.
+    /// whether it was added, or nil if it is being deallocated.
     @inlinable
-    func add<Delegate>(_ delegate: Delegate, object: AnyObject, strong: Bool) -> Bool
+    func add<Delegate>(_ delegate: Delegate, object: AnyObject, strong: Bool) -> Bool?
     where Value == _Registry<Delegate> {
         var mayGrow = false
         while true {
             switch change({ $0.add(delegate, object: object, strong: strong, mayGrow: mayGrow, &$1) }) {
             case .added: return true
             case .alreadyRegistered: return false
+            case .deallocating: return nil
             case .full:
                 // Before growing, reclaim the slots of dead delegates: growth is by three quarters, so this
                 // scan is amortized O(1) per add.
@@ -201,6 +202,8 @@ extension _Registry {
         /// The storage is full, and would have to grow; reclaim dead delegates' slots, then add again with
         /// `mayGrow`.
         case full
+        /// The object is being deallocated (the add was made from its deinit): it could never be called.
+        case deallocating
     }
 
     /// Registers `object` (whose value is `delegate`) at the end, unless it is registered already.
@@ -220,9 +223,20 @@ extension _Registry {
         if !index.hasRoom {
             reindex(capacity: index.count * 2)
         }
+        // An object in its deinit could never be called: a weak reference to it is nil from the start, though
+        // the caller holds it, and a strong delegate would be kept past its deinit. It is refused.
+        if strong && _WeakReference(object).object == nil {
+            return .deallocating
+        }
         lastRegistration += 1
-        index.insert(storage.count, address: Self.address(of: object))
+        let position = storage.count
         storage.append(delegate, object: object, key: _SlotKey(registration: lastRegistration, strong: strong))
+        if !strong, case .dead = storage.liveness(at: position) {
+            _ = storage.release(at: position)
+            storage.count = position
+            return .deallocating
+        }
+        index.insert(position, address: Self.address(of: object))
         collect(&garbage)
         return .added
     }

@@ -1,0 +1,98 @@
+extension MulticastDelegate {
+    /// A view of a multicast that lets delegates add and remove themselves, and tells whether one is registered,
+    /// but cannot call the delegates or list them.
+    ///
+    /// A module that owns a multicast can publish its ``MulticastDelegate/registration`` and keep the multicast
+    /// itself private, so that other modules subscribe to its events without being able to send them:
+    ///
+    /// ```swift
+    /// public final class TabBar {
+    ///     private let delegates = MulticastDelegate<any TabBarDelegate>()
+    ///
+    ///     /// Where screens subscribe to the tab bar's events.
+    ///     public var observers: MulticastDelegate<any TabBarDelegate>.Registration {
+    ///         delegates.registration
+    ///     }
+    ///
+    ///     func select(tag: Int) {
+    ///         delegates.call { $0.tabBarDidSelect(tag: tag) }  // only the tab bar calls them
+    ///     }
+    /// }
+    ///
+    /// tabBar.observers.add(screen)
+    /// ```
+    ///
+    /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:)`` holds a delegate
+    /// weakly, and every member may be used from any thread. It is `Sendable` when the multicast is.
+    public struct Registration {
+        @usableFromInline
+        let _multicast: MulticastDelegate<Delegate>
+
+        @inlinable
+        init(_ multicast: MulticastDelegate<Delegate>) {
+            _multicast = multicast
+        }
+
+        /// Adds a delegate, held weakly, after those already registered.
+        ///
+        /// - Parameter delegate: A class instance. If it is already registered, nothing changes.
+        /// - Returns: `true` if the delegate was added, `false` if it was already registered.
+        /// - Precondition: `delegate` is a class instance, and is not being deallocated.
+        /// - Complexity: Amortized O(1).
+        @inlinable
+        @discardableResult
+        public func add(_ delegate: Delegate) -> Bool {
+            _multicast.add(delegate)
+        }
+
+        /// Adds a delegate after those already registered, held as `retention` says.
+        ///
+        /// - Parameters:
+        ///   - delegate: A class instance. If it is already registered, nothing changes, and it keeps its
+        ///     position and retention.
+        ///   - retention: Whether the multicast keeps the delegate alive.
+        /// - Returns: `true` if the delegate was added, `false` if it was already registered.
+        /// - Precondition: `delegate` is a class instance, and is not being deallocated.
+        /// - Complexity: Amortized O(1).
+        @inlinable
+        @discardableResult
+        public func add(_ delegate: Delegate, retention: Retention) -> Bool {
+            _multicast.add(delegate, retention: retention)
+        }
+
+        /// Removes a delegate, as ``MulticastDelegate/remove(_:)`` does.
+        ///
+        /// - Parameter delegate: The delegate to remove.
+        /// - Returns: `true` if the delegate was registered, `false` otherwise (also for a value that is not a
+        ///   class instance, which can never be registered).
+        /// - Complexity: Amortized O(1).
+        @inlinable
+        @discardableResult
+        public func remove(_ delegate: Delegate) -> Bool {
+            _multicast.remove(delegate)
+        }
+
+        /// Returns whether a delegate is registered, as ``MulticastDelegate/contains(_:)`` does.
+        ///
+        /// - Parameter delegate: The delegate to look for, by identity.
+        /// - Complexity: O(1).
+        @inlinable
+        public func contains(_ delegate: Delegate) -> Bool {
+            _multicast.contains(delegate)
+        }
+    }
+
+    /// A view of this multicast that adds, removes and looks for delegates, and nothing else: what a module can
+    /// publish so that others subscribe to its events without being able to send them.
+    ///
+    /// ```swift
+    /// public var observers: MulticastDelegate<any TabBarDelegate>.Registration { delegates.registration }
+    /// ```
+    @inlinable
+    public var registration: Registration {
+        Registration(self)
+    }
+}
+
+// A registration holds only its multicast, which is `Sendable` under the same condition.
+extension MulticastDelegate.Registration: Sendable where Delegate: Sendable {}

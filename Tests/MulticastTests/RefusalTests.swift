@@ -1,0 +1,117 @@
+// Each mistake that can never work stops the program with a message that says what happened and what to do.
+// The tests run each mistake in a child process (an exit test), which Swift Testing has on these systems only.
+#if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)
+import Testing
+
+import Multicast
+
+@Suite struct RefusalTests {
+    /// What the child process wrote to standard error before it stopped.
+    func message(_ result: ExitTest.Result?) throws -> String {
+        String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+    }
+
+    // MARK: Types that can never hold a delegate, refused when the multicast is made
+
+    @Test func anyErrorIsRefusedWithAMessageThatNamesIt() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<any Error>()
+            })
+        #expect(message.contains("MulticastDelegate<any Error>"))
+        #expect(message.contains("Declare a protocol for the events"))
+    }
+
+    @Test func aClosureTypeIsRefusedWithAMessageThatSaysItIsNoDelegate() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<() -> Void>()
+            })
+        #expect(message.contains("MulticastDelegate<() -> ()>: a closure is not a delegate"))
+        #expect(message.contains("use `MulticastDelegate<any Listener>`"))
+        #expect(!message.contains("make () -> () a class"))
+    }
+
+    @Test func anOptionalTypeIsRefusedWithAMessageThatSaysToDropTheOptional() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<(any Listener)?>()
+            })
+        #expect(message.contains("MulticastDelegate<Optional<Listener>>: a multicast of optionals"))
+        #expect(message.contains("declare it of the type that the optional wraps"))
+    }
+
+    @Test func aStructTypeIsRefusedWithAMessageThatNamesIt() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                struct Badge {}
+                _ = MulticastDelegate<Badge>()
+            })
+        #expect(message.contains("Badge is not a class or a protocol"))
+        #expect(message.contains("Make it a class, or declare a protocol for the events"))
+    }
+
+    // MARK: Values that are not class instances, refused when added
+
+    @Test func addingAValueThatIsNotAClassInstanceStopsWithAMessageThatNamesIt() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                struct PlainGreeter: Greeter {
+                    func greet() {}
+                }
+                MulticastDelegate<any Greeter>().add(PlainGreeter(), retention: .strong)
+            })
+        #expect(message.contains("PlainGreeter"))
+        #expect(message.contains("Delegates must be classes"))
+    }
+
+    @Test func aStructInAnAnyIsRefusedWithAMessageThatNamesIt() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                struct Plain {}
+                MulticastDelegate<Any>().add(Plain())
+            })
+        #expect(message.contains("Plain"))
+        #expect(message.contains("Delegates must be classes"))
+    }
+
+    // MARK: Objects being deallocated, refused when added
+
+    @Test func addingAWeakDelegateFromItsDeinitStopsWithAMessage() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = AddsItselfInDeinit(MulticastDelegate<any Listener>(), .weak)
+            })
+        #expect(
+            message.contains("the AddsItselfInDeinit being added is being deallocated (is add called from its deinit?)")
+        )
+        #expect(message.contains("a weak delegate leaves the multicast when it is deallocated"))
+    }
+
+    @Test func addingAStrongDelegateFromItsDeinitStopsWithAMessage() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = AddsItselfInDeinit(MulticastDelegate<any Listener>(), .strong)
+            })
+        #expect(message.contains("the AddsItselfInDeinit being added is being deallocated"))
+    }
+}
+
+/// A delegate that adds itself to a multicast from its deinit, with the retention it was made with.
+final class AddsItselfInDeinit: Listener {
+    let name = "adds itself"
+    let delegates: MulticastDelegate<any Listener>
+    let retention: Retention
+
+    init(_ delegates: MulticastDelegate<any Listener>, _ retention: Retention) {
+        self.delegates = delegates
+        self.retention = retention
+    }
+
+    func hear(_ event: Int) {}
+
+    deinit {
+        delegates.add(self, retention: retention)
+    }
+}
+#endif
