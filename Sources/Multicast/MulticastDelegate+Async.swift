@@ -256,3 +256,33 @@ extension MulticastDelegate where Delegate: Sendable {
         return try outcome.get()
     }
 }
+
+// Async questions are asked through `inTurn`. These overloads, which no code can call, only turn what a user
+// writes first, `await multicast.allSatisfy { await $0.mayClose() }`, into an error that names the way. Swift
+// picks an unavailable overload only when nothing else fits, so a key path or a synchronous closure still finds
+// the synchronous member.
+extension MulticastDelegate {
+    /// Unavailable: ask async questions in turn, with ``inTurn``.
+    @available(*, unavailable, message: "ask async questions in turn: `await multicast.inTurn.map { ... }`")
+    public func map<Answer>(_ transform: (Delegate) async throws -> Answer) async rethrows -> [Answer] {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: ask async questions in turn, with ``inTurn``.
+    @available(*, unavailable, message: "ask async questions in turn: `await multicast.inTurn.first { ... }`")
+    public func first(where predicate: (Delegate) async throws -> Bool) async rethrows -> Delegate? {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: ask async questions in turn, with ``inTurn``.
+    @available(*, unavailable, message: "ask async questions in turn: `await multicast.inTurn.contains { ... }`")
+    public func contains(where predicate: (Delegate) async throws -> Bool) async rethrows -> Bool {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: ask async questions in turn, with ``inTurn``.
+    @available(*, unavailable, message: "ask async questions in turn: `await multicast.inTurn.allSatisfy { ... }`")
+    public func allSatisfy(_ predicate: (Delegate) async throws -> Bool) async rethrows -> Bool {
+        fatalError("unavailable")
+    }
+}
