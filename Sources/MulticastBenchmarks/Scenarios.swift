@@ -133,13 +133,6 @@ struct ChurnFigures: Codable {
     var pairs = Figure()
 }
 
-/// The contenders of the churn benchmark, and Multicast without the removing thread, in table order.
-let churnContenders: [(name: String, make: @Sendable ([Counter]) -> any Registering & Sendable, churning: Bool)] = [
-    (MulticastWeak.name, { MulticastWeak($0) }, true),
-    (NotificationCenterWeak.name, { NotificationCenterWeak($0) }, true),
-    (MulticastWeak.name + ", quiet", { MulticastWeak($0) }, false),
-]
-
 /// One thread calls a contender of `size` live weak delegates in a loop while another removes a random
 /// registered delegate and adds it back, as fast as it can; rounds of each contender alternate.
 func measureChurn(size: Int, settings: Settings) -> [String: ChurnFigures] {
@@ -238,11 +231,6 @@ final class Flag: @unchecked Sendable {
     private var value = false
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
-}
-
-/// A contender with no delegates (a generic function, so that the existential metatype is opened).
-func makeEmpty<C: Registering>(_ type: C.Type) -> any Registering {
-    C()
 }
 
 /// Async delivery: nanoseconds per delegate from the call until every delegate has run, for every async
