@@ -21,15 +21,17 @@ func countAllocations(_ contenders: [any Contender.Type], sizes: [Int]) -> [Stri
     defer { try? FileManager.default.removeItem(atPath: program) }
     let (fewer, more) = (100, 300)
     let runs = contenders.flatMap { type in sizes.flatMap { size in [fewer, more].map { (type.name, size, $0) } } }
-    let counts = Counts(runs.count)
+    let counted = Guarded([Int?](repeating: nil, count: runs.count))  // each run's count, as the runs finish
     DispatchQueue.concurrentPerform(iterations: runs.count) { run in
         let (name, size, calls) = runs[run]
-        counts[run] = heapAllocations(
+        let count = heapAllocations(
             valgrind: valgrind,
             program: program,
             arguments: ["--count-allocations", name, String(size), String(calls)]
         )
+        counted.withValue { $0[run] = count }
     }
+    let counts = counted.value
     var results: [String: [Int: Double]] = [:]
     for run in stride(from: 0, to: runs.count, by: 2) {
         if let low = counts[run], let high = counts[run + 1] {
@@ -37,17 +39,6 @@ func countAllocations(_ contenders: [any Contender.Type], sizes: [Int]) -> [Stri
         }
     }
     return results
-}
-
-/// Results that concurrent runs deliver.
-final class Counts: @unchecked Sendable {
-    private let lock = CheckLock()  // NSLock's withLock needs macOS 14
-    private var values: [Int?]
-    init(_ count: Int) { values = Array(repeating: nil, count: count) }
-    subscript(index: Int) -> Int? {
-        get { lock.withLock { values[index] } }
-        set { lock.withLock { values[index] = newValue } }
-    }
 }
 
 /// The "total heap usage: N allocs" of one run of this program under valgrind.

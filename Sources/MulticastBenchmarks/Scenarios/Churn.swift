@@ -40,14 +40,14 @@ func churn(
     nanoseconds: UInt64,
     whileRunning sample: () -> Void = {}
 ) -> (seconds: Double, pairs: Int) {
-    let stop = Flag()
+    let stop = Guarded(false)  // set by this thread, polled by the removing one
     let pairs = Delivered<Int>()
     if churning {
         let targets = receivers.map(UnsafeReceiver.init)
         Thread {
             var random = SplitMix64(seed: UInt64(targets.count))
             var count = 0
-            while count % 64 != 0 || !stop.isSet {
+            while count % 64 != 0 || !stop.value {
                 let receiver = targets[random.below(targets.count)].receiver
                 contender.unregister(receiver)
                 contender.register(receiver)
@@ -67,7 +67,7 @@ func churn(
         }
     }
     let seconds = Double(now() - start) / 1e9
-    stop.set()
+    stop.value = true
     return (seconds, churning ? pairs.wait() : 0)
 }
 
@@ -81,12 +81,4 @@ func isExact(_ contender: any Contender, _ receivers: [Counter]) -> Bool {
 /// A receiver handed to the removing thread, which only registers and unregisters it (never calls it).
 struct UnsafeReceiver: @unchecked Sendable {
     let receiver: Counter
-}
-
-/// A flag one thread sets and another polls.
-final class Flag: @unchecked Sendable {
-    private let lock = CheckLock()  // NSLock's withLock needs macOS 14
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }
