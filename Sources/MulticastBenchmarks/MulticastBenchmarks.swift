@@ -44,8 +44,7 @@ struct MulticastBenchmarks {
             print("\nWrote \(jsonPath)")
         }
         if requireZeroAllocations {
-            let counted = [MulticastWeak.name, MulticastStrong.name].compactMap { report.allocations[$0] }.flatMap(
-                \.values)
+            let counted = report.multicastAllocations
             check(!counted.isEmpty, "allocations were not counted: install valgrind")
             check(counted.allSatisfy { $0 == 0 }, "Multicast's call allocated on the heap: \(report.allocations)")
             print("\nAllocation guard: Multicast's call made no heap allocation, at every N counted (\(build) build).")
