@@ -6,23 +6,6 @@ func now() -> UInt64 {
     DispatchTime.now().uptimeNanoseconds
 }
 
-/// Figures of one contender in one scenario: nanoseconds per operation, over several samples.
-struct Figure: Codable {
-    var samples: [Double] = []
-
-    var median: Double {
-        let sorted = samples.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
-    var minimum: Double { samples.min() ?? .nan }
-
-    /// The median, then the minimum in parentheses, as the tables show a figure.
-    var cell: String { "\(format(median)) (\(format(minimum)))" }
-}
-
 /// Stops the run with a message: a benchmark whose delegates did not all run measured nothing.
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {
@@ -63,6 +46,9 @@ func heapBytesInUse() -> Int {
     Int(benchmark_heap_bytes_in_use())
 }
 
+/// Whether this platform's C heap reports the bytes in use (glibc does).
+let heapIsMeasured = heapBytesInUse() > 0
+
 /// Formats nanoseconds for the table.
 func format(_ nanoseconds: Double) -> String {
     switch nanoseconds {
@@ -70,31 +56,4 @@ func format(_ nanoseconds: Double) -> String {
     case ..<100: return String(format: "%.1f", nanoseconds)
     default: return String(format: "%.0f", nanoseconds)
     }
-}
-
-/// Prints a table with a row per contender and a column per size, each cell from `cell(name, size)`.
-func printBySize(_ names: [String], _ sizes: [Int], cell: (String, Int) -> String) {
-    printTable(["contender"] + sizes.map { "N = \($0)" }, names.map { name in [name] + sizes.map { cell(name, $0) } })
-}
-
-/// Prints rows as a Markdown table with aligned columns.
-func printTable(_ header: [String], _ rows: [[String]]) {
-    let widths = header.indices.map { column in
-        ([header[column]] + rows.map { $0[column] }).map(\.count).max()!
-    }
-    func line(_ cells: [String]) -> String {
-        "| "
-            + cells.enumerated().map { column, cell in
-                column == 0
-                    ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: " | ") + " |"
-    }
-    print(line(header))
-    print(
-        "|"
-            + widths.enumerated().map {
-                $0 == 0 ? ":" + String(repeating: "-", count: $1 + 1) : String(repeating: "-", count: $1 + 1) + ":"
-            }.joined(separator: "|") + "|")
-    for row in rows { print(line(row)) }
 }

@@ -44,8 +44,7 @@ struct MulticastBenchmarks {
             print("\nWrote \(jsonPath)")
         }
         if requireZeroAllocations {
-            let counted = [MulticastWeak.name, MulticastStrong.name].compactMap { report.allocations[$0] }.flatMap(
-                \.values)
+            let counted = report.multicastAllocations
             check(!counted.isEmpty, "allocations were not counted: install valgrind")
             check(counted.allSatisfy { $0 == 0 }, "Multicast's call allocated on the heap: \(report.allocations)")
             print("\nAllocation guard: Multicast's call made no heap allocation, at every N counted (\(build) build).")
@@ -64,18 +63,6 @@ struct MulticastBenchmarks {
             """
         )
         exit(problem == nil ? 0 : 2)
-    }
-
-    /// Makes one contender with `N` delegates, then calls it `CALLS` times: with valgrind's heap summary for
-    /// two values of CALLS, the difference is the allocations of the calls alone.
-    static func runAlone(_ arguments: [String]) {
-        guard arguments.count == 3, let size = Int(arguments[1]), let calls = Int(arguments[2]),
-            let type = callContenders.first(where: { $0.name == arguments[0] })
-        else { usage("--count-allocations takes a contender name, N and CALLS") }
-        let receivers = (0..<size).map { _ in Counter() }
-        let contender = type.init(receivers)
-        callRepeatedly(contender, 1, calls)
-        check(receivers.allSatisfy { $0.total == calls }, "a delegate missed calls")
     }
 
     /// Adds then removes `N` delegates with one registering contender.

@@ -1,0 +1,107 @@
+import Foundation
+
+extension Report {
+    /// Each target the benchmark is held to, in the order of the table.
+    var targets: [Target] {
+        build == "debug" ? debugTargets : releaseTargets
+    }
+
+    /// The targets of a debug build: as fast as NotificationCenter at its cheapest, built the same way, and no
+    /// allocation.
+    var debugTargets: [Target] {
+        let largeSizes = settings.callSizes.filter { $0 >= 10 }
+        var rows = [MulticastWeak.name, MulticastStrong.name].map { name in
+            let speedup =
+                largeSizes.map { median(NotificationCenterWeakNoPayload.name, $0) / median(name, $0) }.min() ?? .nan
+            return Target.ratio("NotificationCenter [weak], no payload / \(name), N >= 10 (worst)", speedup, atLeast: 1)
+        }
+        let weakRatio = largeSizes.map { median(MulticastWeak.name, $0) / median(WeakFloor.name, $0) }.max() ?? .nan
+        rows.append(.ratio("weak call / floor (ii), N >= 10 (worst; stretch)", weakRatio, atMost: 2))
+        rows.append(allocationTarget)
+        return rows
+    }
+
+    /// The heap allocations per call counted for Multicast, weak and strong, at every N counted.
+    var multicastAllocations: [Double] {
+        [MulticastWeak.name, MulticastStrong.name].compactMap { allocations[$0] }.flatMap(\.values)
+    }
+
+    /// The heap allocations of Multicast's calls: none, at every N counted.
+    var allocationTarget: Target {
+        let figure = "heap allocations per call, any N"
+        guard let most = multicastAllocations.max() else {
+            return Target(figure: figure, value: "not counted (no valgrind)", target: "0", met: nil)
+        }
+        return Target(figure: figure, value: String(format: "%.2f", most), target: "0", met: most == 0)
+    }
+
+    /// The targets of a release build.
+    var releaseTargets: [Target] {
+        var rows: [Target] = []
+        let largeSizes = settings.callSizes.filter { $0 >= 10 }
+        let weakRatio = largeSizes.map { median(MulticastWeak.name, $0) / median(WeakFloor.name, $0) }.max() ?? .nan
+        rows.append(.ratio("weak call / floor (ii), N >= 10 (worst)", weakRatio, atMost: 1.15))
+        let singleRatio = median(MulticastWeak.name, 1) / median(WeakFloor.name, 1)
+        rows.append(.ratio("weak call / floor (ii), N = 1", singleRatio, atMost: 2))
+        rows.append(.ratio("weak call / floor (ii), N = 1 (stretch)", singleRatio, atMost: 1.3))
+        let strongRatio =
+            largeSizes.map { median(MulticastStrong.name, $0) / median(StrongFloor.name, $0) }.max() ?? .nan
+        rows.append(.ratio("strong call / floor (i), N >= 10 (worst)", strongRatio, atMost: 1.3))
+        let speedup =
+            largeSizes.map { median(NotificationCenterWeak.name, $0) / median(MulticastWeak.name, $0) }.min() ?? .nan
+        rows.append(.ratio("NotificationCenter [weak] / weak call, N >= 10 (worst)", speedup, atLeast: 1.8, digits: 1))
+        let messageSpeedup =
+            settings.callSizes.map { median(mainActorMessageName, $0) / median(MulticastMainActor.name, $0) }
+            .min() ?? .nan
+        rows.append(
+            .ratio(
+                "MainActorMessage [weak] / @MainActor weak call, any N (worst)", messageSpeedup, atLeast: 2, digits: 1))
+        let asyncSpeedup =
+            settings.callSizes.compactMap { size in
+                asyncDelivery[size].map {
+                    ($0[asyncMessageName]?.median ?? .nan) / ($0[MulticastCallConcurrently.name]?.median ?? .nan)
+                }
+            }.min() ?? .nan
+        // Both start a task per delegate: on par, within the noise of task scheduling on a shared machine.
+        rows.append(
+            .ratio("AsyncMessage [weak] / callConcurrently, until all ran, any N (worst)", asyncSpeedup, atLeast: 0.8))
+        rows.append(allocationTarget)
+        if let small = registration[settings.registrationSizes.first!]?[MulticastWeak.name]?.median,
+            let large = registration[settings.registrationSizes.last!]?[MulticastWeak.name]?.median,
+            let center = registration[settings.registrationSizes.last!]?[NotificationCenterWeak.name]?.median
+        {
+            rows.append(.ratio("add + remove per op, 100k / 1k", large / small, atMost: 3))
+            rows.append(
+                .ratio(
+                    "add + remove per op at 100k, NotificationCenter / Multicast", center / large, atLeast: 1, digits: 1
+                ))
+        }
+        let bytes = memory[MulticastWeak.name] ?? .nan
+        rows.append(
+            Target(
+                figure: "bytes per weak delegate", value: bytes.isNaN ? "not measured" : String(format: "%.0f", bytes),
+                target: "<= 64", met: bytes.isNaN ? nil : bytes <= 64))
+        let center = NotificationCenterWeak.name
+        let quiet = MulticastWeak.name + ", quiet"
+        for size in settings.churnSizes {
+            let figures = churn[size] ?? [:]
+            func calls(_ name: String) -> Double { figures[name]?.calls.median ?? .nan }
+            func pairs(_ name: String) -> Double { figures[name]?.pairs.median ?? .nan }
+            rows.append(
+                .ratio(
+                    "calls under churn, Multicast / NotificationCenter, N = \(size)",
+                    calls(MulticastWeak.name) / calls(center), atLeast: size >= 10_000 ? 2 : 1.5))
+            rows.append(
+                .ratio(
+                    "calls under churn / quiet calls, Multicast, N = \(size)",
+                    calls(MulticastWeak.name) / calls(quiet), atLeast: 0.5))
+            rows.append(
+                .ratio(
+                    "remove + add pairs under churn, Multicast / NotificationCenter, N = \(size)",
+                    pairs(MulticastWeak.name) / pairs(center), atLeast: 2))
+        }
+        let churned = churnMemory.map { $0.churned / $0.quiet } ?? .nan
+        rows.append(.ratio("bytes per live delegate after churn / quiet, N = 1000", churned, atMost: 2))
+        return rows
+    }
+}
