@@ -71,7 +71,8 @@ extension MulticastDelegate {
         var delegates: [(delegate: Delegate, retention: Retention)] = []
         var pass = _Pass(_core)
         defer { pass.finish() }
-        while let slot = pass.next() {
+        var keeper: AnyObject?
+        while let slot = pass.next(keeping: &keeper) {
             delegates.append((slot.copyOfDelegate, slot.retention))
         }
         return delegates

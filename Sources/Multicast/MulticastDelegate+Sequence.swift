@@ -55,7 +55,8 @@ extension MulticastDelegate: Sequence {
     public func first(where predicate: (Delegate) throws -> Bool) rethrows -> Delegate? {
         var pass = _Pass(_core)
         defer { pass.finish() }
-        while let slot = pass.next() {
+        var keeper: AnyObject?
+        while let slot = pass.next(keeping: &keeper) {
             if try slot.lend(predicate) { return slot.copyOfDelegate }
         }
         return nil
@@ -70,7 +71,8 @@ extension MulticastDelegate: Sequence {
     public func contains(where predicate: (Delegate) throws -> Bool) rethrows -> Bool {
         var pass = _Pass(_core)
         defer { pass.finish() }
-        while let slot = pass.next() {
+        var keeper: AnyObject?
+        while let slot = pass.next(keeping: &keeper) {
             if try slot.lend(predicate) { return true }
         }
         return false

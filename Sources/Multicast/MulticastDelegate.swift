@@ -168,8 +168,9 @@ public final class MulticastDelegate<Delegate> {
     public var count: Int {
         var pass = _Pass(_core)
         defer { pass.finish() }
+        var keeper: AnyObject?
         var count = 0
-        while pass.next() != nil {
+        while pass.next(keeping: &keeper) != nil {
             count += 1
         }
         return count
@@ -181,7 +182,8 @@ public final class MulticastDelegate<Delegate> {
     public var isEmpty: Bool {
         var pass = _Pass(_core)
         defer { pass.finish() }
-        return pass.next() == nil
+        var keeper: AnyObject?
+        return pass.next(keeping: &keeper) == nil
     }
 
     /// Calls `body` with every delegate, one after another, in the order they were added.
@@ -209,8 +211,9 @@ public final class MulticastDelegate<Delegate> {
     @inline(always)  // inlined even in a debug build, with `body`: see `Internal/Slot.swift`
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
         var pass = _Pass(_core)
+        var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {
-            while let slot = pass.next() {
+            while let slot = pass.next(keeping: &keeper) {
                 try slot.lend(body)
             }
         } catch {

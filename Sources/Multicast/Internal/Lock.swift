@@ -96,8 +96,16 @@ func _lockRelease(_ lock: UnsafeMutablePointer<_LockPrimitive>) {
     os_unfair_lock_unlock(lock)
     #else
     let error = pthread_mutex_unlock(lock)
-    precondition(error == 0, "pthread_mutex_unlock failed with error \(error)")
+    if error != 0 { _lockFailed("pthread_mutex_unlock", error) }
     #endif
+}
+
+/// Stops the program: a lock operation failed, which only a corrupted or misused mutex can make happen. Out of
+/// line, so that the message is not built into every caller of the inlined lock.
+@usableFromInline
+@inline(never)
+func _lockFailed(_ operation: StaticString, _ error: Int32) -> Never {
+    fatalError("\(operation) failed with error \(error)")
 }
 
 /// A value and the mutex that guards it.

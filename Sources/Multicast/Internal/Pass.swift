@@ -12,7 +12,7 @@
 /// the iterator), and the core's registry keeps the storage alive while the pass reads it. Once the pass has
 /// counted itself out, the storage may be freed at any moment, so `finish()` is the last thing it does with it.
 @usableFromInline
-struct _Pass<Delegate> {
+struct _Pass<Delegate>: ~Copyable {
     @usableFromInline
     unowned(unsafe) let core: _Core<Delegate>
 
@@ -37,11 +37,6 @@ struct _Pass<Delegate> {
     @usableFromInline
     var dead: Int
 
-    /// What keeps the delegate of the current turn alive until the next: the object that a weak delegate's weak
-    /// load returned, or nil for a strong delegate, which the storage keeps alive while the pass reads it.
-    @usableFromInline
-    var keeper: AnyObject?
-
     @inlinable
     @inline(always)
     init(_ core: _Core<Delegate>) {
@@ -49,17 +44,19 @@ struct _Pass<Delegate> {
         (base, count, readers) = core.withLock { $0.enterPass() }
         position = 0
         dead = 0
-        keeper = nil
     }
 
-    /// The slot of the next delegate that the pass may call, which ``keeper`` keeps alive until the next turn;
-    /// nil after the last. Skips removed slots, and counts the dead delegates it skips.
+    /// The slot of the next delegate that the pass may call; nil after the last. Skips removed slots, and counts
+    /// the dead delegates it skips.
     ///
-    /// The delegate is lent with ``_Slot/lend(_:)``, or copied with ``_Slot/copyOfDelegate``, before the next
-    /// call to `next()`.
+    /// `keeper` keeps the delegate alive until the next call: it receives the object that a weak delegate's weak
+    /// load returned, or nil for a strong delegate, which the storage keeps alive while the pass reads it. The
+    /// delegate is lent with ``_Slot/lend(_:)``, or copied with ``_Slot/copyOfDelegate``, meanwhile. (The keeper
+    /// is the caller's variable, not the pass's: a pass with a reference in it would cost an optimized build a
+    /// destroy through value witnesses at the end of every call.)
     @inlinable
     @inline(always)
-    mutating func next() -> _Slot<Delegate>? {
+    mutating func next(keeping keeper: inout AnyObject?) -> _Slot<Delegate>? {
         while position < count {
             let slot = base.advanced(by: position)
             position += 1
@@ -82,9 +79,10 @@ struct _Pass<Delegate> {
     /// last. The pass keeps no other reference to it.
     @inlinable
     mutating func nextDelegate() -> Delegate? {
-        guard let slot = next() else { return nil }
+        var keeper: AnyObject?
+        guard let slot = next(keeping: &keeper) else { return nil }
         let delegate = slot.copyOfDelegate
-        keeper = nil
+        extendLifetime(keeper)  // until the copy is made
         return delegate
     }
 

@@ -66,9 +66,11 @@ struct _Registry<Delegate> {
     @inlinable
     @inline(always)
     mutating func enterPass() -> (base: _Slot<Delegate>, count: Int, readers: UnsafeMutablePointer<Int>) {
-        let storage = storage  // one retain and release in an unoptimized build, not one per use
-        _Readers.enter(storage.readers)
-        return (storage.base, storage.count, storage.readers)
+        // Read together, before the atomic operation: one use of the storage, which an optimized build makes
+        // without a retain, where a use that spans the operation would retain the storage around it.
+        let pass = storage.passStart
+        _Readers.enter(pass.readers)
+        return pass
     }
 }
 

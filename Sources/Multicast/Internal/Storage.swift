@@ -74,6 +74,13 @@ final class _Storage<Delegate> {
         UnsafeMutableRawPointer(header).assumingMemoryBound(to: Int.self)
     }
 
+    /// Where a pass over the storage starts: its first slot, its slot count, and its ``_Readers`` word.
+    @inlinable
+    @inline(always)
+    var passStart: (base: _Slot<Delegate>, count: Int, readers: UnsafeMutablePointer<Int>) {
+        (base, count, readers)
+    }
+
     /// The slot at `position`.
     @inlinable
     func slot(at position: Int) -> _Slot<Delegate> {
