@@ -1,3 +1,10 @@
+// The registry's changes, and the storage, slot and index functions they use, are `@inlinable`, so that an
+// optimized client specializes them for its `Delegate`. Unspecialized, an add or a remove looks up generic
+// metadata at nearly every step: with `add` and `remove` kept out of the client, an add and a remove took 1.76
+// times the instructions (valgrind, `MulticastBenchmarks --add-remove "Multicast (weak)" 20000`: 4,445 against
+// 2,522 per operation), and pairs under churn slowed with them. What a change rarely does (`removeAll`,
+// reclaiming dead delegates, making a storage, the internal checks) is not inlinable.
+
 /// A multicast's registry and the lock that guards it.
 @usableFromInline
 typealias _Core<Delegate> = _Locked<_Registry<Delegate>>
