@@ -5,7 +5,7 @@ import Testing
 
 /// What a removal leaves behind while passes read the delegates: a removed delegate is skipped at once, and
 /// what it held, or an older list of delegates, is released once no pass reads it.
-@Suite struct ReclamationTests {
+@Suite struct RegistryTests {
     let log = CallLog()
 
     @Test func removalDuringAPassOverAnOlderStorageIsSeen() {
