@@ -89,7 +89,8 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// - Parameter delegate: A class instance. If it is already registered, nothing changes.
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-    /// - Precondition: `delegate` is a class instance, and is not being deallocated (called from its `deinit`).
+    /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
+    ///   and is not this multicast.
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
@@ -108,12 +109,15 @@ public final class MulticastDelegate<Delegate> {
     ///     position and retention.
     ///   - retention: Whether the multicast keeps the delegate alive.
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-    /// - Precondition: `delegate` is a class instance, and is not being deallocated (called from its `deinit`).
+    /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
+    ///   and is not this multicast: a multicast that conforms to its own delegate protocol, added to
+    ///   itself, would call itself without end.
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
     public func add(_ delegate: Delegate, retention: Retention) -> Bool {
         let (object, value) = Self._registrant(delegate)
+        if object === self { Self._refuseSelf() }
         guard let added = _core.add(value, object: object, strong: retention == .strong) else {
             Self._refuseDeallocating(type(of: object))
         }
@@ -308,6 +312,18 @@ public final class MulticastDelegate<Delegate> {
             MulticastDelegate<\(Delegate.self)>.add(_:): the \(type) being added is being deallocated (is add called \
             from its deinit?), so it could never be called. No delegate needs to add or remove itself in its \
             deinit: a weak delegate leaves the multicast when it is deallocated.
+            """
+        )
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func _refuseSelf() -> Never {
+        fatalError(
+            """
+            MulticastDelegate<\(Delegate.self)>: the multicast was added to itself as a delegate; its first call \
+            would call it again, without end. Add the objects that should receive the events to it; a \
+            multicast that stands in for one delegate may be added to another multicast, never to itself.
             """
         )
     }
