@@ -20,8 +20,10 @@
 #     word, the visible part of one of the snippets.
 # A snippet's lines between `// snippet.hide` and `// snippet.show` are compiled but not shown (the context a
 # sample needs, such as the origin library it migrates from). A snippet whose first line is `// snippet.script`
-# is compiled as top-level code, as in a main.swift; the others as a library. Marker lines (`snippet.*`,
-# `default-isolation MainActor:`) are never shown; `expected-error:` lines are.
+# is compiled as top-level code, as in a main.swift; the others as a library. A library snippet with a line
+# `// snippet.with: Other.swift` is compiled together with Other.swift of its folder, whose declarations it
+# uses without repeating them. Marker lines (`snippet.*`, `default-isolation MainActor:`) are never shown;
+# `expected-error:` lines are.
 # The snippets go through SIL diagnostics (-emit-sil), not only -typecheck: region-based isolation errors
 # ("sending ... risks causing data races") come from there.
 #
@@ -45,12 +47,16 @@ swift6=()
 main_actor=(-default-isolation MainActor)
 
 compile() {  # compile SNIPPET [FLAG ...]: prints the diagnostics; fails if the snippet does not compile
-    local snippet="$1" mode=(-parse-as-library)
+    local snippet="$1" mode=(-parse-as-library) files=("$1") other
     shift
     [[ "$(head -1 "$snippet")" == "// snippet.script" ]] && mode=()
+    while IFS= read -r other; do
+        files+=("$(dirname "$snippet")/$other")
+    done < <(sed -n 's|^// snippet\.with: ||p' "$snippet")
+    [[ ${#files[@]} -gt 1 ]] && mode+=(-wmo)  # one SIL output for the files together
     swiftc -swift-version 6 "${mode[@]}" "$@" -module-name Snippet -warnings-as-errors \
         -diagnostic-style llvm -emit-sil -o /dev/null \
-        -I "$modules" -Xcc -fmodule-map-file="$shims_map" "$snippet" 2>&1
+        -I "$modules" -Xcc -fmodule-map-file="$shims_map" "${files[@]}" 2>&1
 }
 
 load_manifest() {  # load_manifest SNIPPET: loads it as the Package.swift of an empty package
@@ -67,6 +73,7 @@ visible() {  # visible SNIPPET: the snippet as the documentation shows it
         /^[[:space:]]*\/\/ snippet\.show$/ { hidden = 0; next }
         /^[[:space:]]*\/\/ snippet\.script$/ { next }
         /^\/\/ default-isolation MainActor: / { next }
+        /^\/\/ snippet\.with: / { next }
         !hidden { print }
     ' "$1"
 }
