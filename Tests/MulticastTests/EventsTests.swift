@@ -188,22 +188,24 @@ actor Uploader {
     }
 
     @Test func aPolicyThatKeepsTheNewestDropsTheOldestAndTheForwarderSeesWhatItDropped() async {
-        var forwarder: SignInForwarder?
-        let events = signIns.events(bufferingPolicy: .bufferingNewest(2)) { continuation in
-            forwarder = SignInForwarder(continuation)
-            return forwarder!
-        }
-        for user in ["a", "b", "c", "d"] {
-            signIns.call { $0.didSignIn(user) }
-        }
-        signIns.call { $0.didSignOutEveryone() }
-        #expect(await read(events) == ["c", "d"])
-        #expect(forwarder!.yields.map(\.outcome) == ["enqueued 1", "enqueued 0", "dropped a", "dropped b"])
+        let (read, yields) = await signInFourUsersBeforeReading(.bufferingNewest(2))
+        #expect(read == ["c", "d"])
+        #expect(yields == ["enqueued 1", "enqueued 0", "dropped a", "dropped b"])
     }
 
     @Test func aPolicyThatKeepsTheOldestDropsTheNewestAndTheForwarderSeesWhatItDropped() async {
+        let (read, yields) = await signInFourUsersBeforeReading(.bufferingOldest(2))
+        #expect(read == ["a", "b"])
+        #expect(yields == ["enqueued 1", "enqueued 0", "dropped c", "dropped d"])
+    }
+
+    /// Signs in users a, b, c and d, then everyone out, before reading events buffered as `policy` says:
+    /// what the sequence returns, and what each of the forwarder's yields did.
+    func signInFourUsersBeforeReading(
+        _ policy: AsyncStream<String>.Continuation.BufferingPolicy
+    ) async -> (read: [String], yields: [String]) {
         var forwarder: SignInForwarder?
-        let events = signIns.events(bufferingPolicy: .bufferingOldest(2)) { continuation in
+        let events = signIns.events(bufferingPolicy: policy) { continuation in
             forwarder = SignInForwarder(continuation)
             return forwarder!
         }
@@ -211,8 +213,7 @@ actor Uploader {
             signIns.call { $0.didSignIn(user) }
         }
         signIns.call { $0.didSignOutEveryone() }
-        #expect(await read(events) == ["a", "b"])
-        #expect(forwarder!.yields.map(\.outcome) == ["enqueued 1", "enqueued 0", "dropped c", "dropped d"])
+        return (await read(events), forwarder!.yields.map(\.outcome))
     }
 
     @Test func anUnboundedBufferKeepsEveryEventUntilItIsRead() async {
