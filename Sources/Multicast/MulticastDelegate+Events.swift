@@ -126,6 +126,34 @@ extension MulticastDelegate {
     }
 }
 
+extension MulticastDelegate.Registration {
+    /// Returns the events that a forwarder receives from now on, as an asynchronous sequence, as
+    /// ``MulticastDelegate/events(of:bufferingPolicy:_:)`` does: a module that may only subscribe to a
+    /// multicast's events may loop over them too.
+    ///
+    /// ```swift
+    /// for await tag in tabBar.observers.events(bufferingPolicy: .unbounded, SelectedTags.init) {
+    ///     print("selected", tag)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
+    ///   - bufferingPolicy: How many events may wait for the consumer, and which are dropped beyond that.
+    ///   - makeForwarder: Makes the forwarder: a new class instance that yields to the continuation it is
+    ///     given. It is called once, before `events` returns.
+    /// - Returns: The events, in the order the forwarder yielded them.
+    /// - Precondition: The forwarder is a class instance that is not registered yet.
+    /// - Complexity: Amortized O(1), as ``add(_:)``.
+    public func events<Element>(
+        of elementType: Element.Type = Element.self,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        _ makeForwarder: (AsyncStream<Element>.Continuation) -> Delegate
+    ) -> MulticastDelegate.Events<Element> {
+        _multicast.events(of: elementType, bufferingPolicy: bufferingPolicy, makeForwarder)
+    }
+}
+
 extension MulticastDelegate.Events: Sendable where Delegate: Sendable, Element: Sendable {}
 
 // An iterator reads an `AsyncStream` iterator, which is not for sharing.

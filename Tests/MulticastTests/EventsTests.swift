@@ -270,6 +270,16 @@ actor Uploader {
         #expect(forwarder == nil)
     }
 
+    @Test func aRegistrationGivesTheEventsOfItsMulticast() async {
+        let registration = signIns.registration  // what a module publishes, keeping the multicast private
+        let events = registration.events(bufferingPolicy: .unbounded, SignInForwarder.init)
+        #expect(signIns.count == 1)
+        signIns.call { $0.didSignIn("ada") }
+        signIns.call { $0.didSignOutEveryone() }
+        #expect(await read(events) == ["ada"])
+        #expect(signIns.isEmpty)
+    }
+
     @Test func aForwarderThatIsAlreadyADelegateIsRefusedWithAMessageThatSaysWhatToDo() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class Shared: TickObserver {
