@@ -64,6 +64,18 @@ extension MulticastDelegate {
         )
     }
 
+    @usableFromInline
+    @inline(never)
+    static func _refuseSelf() -> Never {
+        fatalError(
+            """
+            MulticastDelegate<\(Delegate.self)>: the multicast was added to itself as a delegate; its first call \
+            would call it again, without end. Add the objects that should receive the events to it; a \
+            multicast that stands in for one delegate may be added to another multicast, never to itself.
+            """
+        )
+    }
+
     @inline(never)
     static func _refuseErrorExistential() -> Never {
         fatalError(

@@ -89,7 +89,8 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// - Parameter delegate: A class instance. If it is already registered, nothing changes.
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-    /// - Precondition: `delegate` is a class instance, and is not being deallocated (called from its `deinit`).
+    /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
+    ///   and is not this multicast.
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
@@ -108,12 +109,15 @@ public final class MulticastDelegate<Delegate> {
     ///     position and retention.
     ///   - retention: Whether the multicast keeps the delegate alive.
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-    /// - Precondition: `delegate` is a class instance, and is not being deallocated (called from its `deinit`).
+    /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
+    ///   and is not this multicast: a multicast that conforms to its own delegate protocol, added to
+    ///   itself, would call itself without end.
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
     public func add(_ delegate: Delegate, retention: Retention) -> Bool {
         let (object, value) = Self._registrant(delegate)
+        if object === self { Self._refuseSelf() }
         guard let added = _core.add(value, object: object, strong: retention == .strong) else {
             Self._refuseDeallocating(type(of: object))
         }
@@ -250,7 +254,6 @@ public final class MulticastDelegate<Delegate> {
         let object = withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
         return object.takeUnretainedValue()  // kept alive by `delegate`
     }
-
 }
 
 // The registry, the only mutable state, is guarded by the lock in `_core` (see `Internal/Lock.swift`); passes

@@ -1,4 +1,5 @@
 // expected-error: 'allSatisfy' is unavailable: ask async questions in turn: `await multicast.inTurn.allSatisfy
+// default-isolation MainActor: expected-error: 'allSatisfy' is unavailable: ask async questions in turn: `await multicast.inTurn.allSatisfy
 import Multicast
 
 @MainActor

@@ -1,4 +1,5 @@
 // expected-error: no 'async' operations occur within 'await' expression
+// default-isolation MainActor: expected-error: no 'async' operations occur within 'await' expression
 import Multicast
 
 protocol Listener: AnyObject {

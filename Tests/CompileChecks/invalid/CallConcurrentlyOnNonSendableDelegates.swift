@@ -1,4 +1,5 @@
 // expected-error: type 'any Listener' does not conform to the 'Sendable' protocol
+// default-isolation MainActor: expected-error: type 'any Listener' does not conform to the 'Sendable' protocol
 import Multicast
 
 protocol Listener: AnyObject {

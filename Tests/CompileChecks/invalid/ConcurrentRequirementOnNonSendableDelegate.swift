@@ -1,4 +1,5 @@
 // expected-error: sending value of non-Sendable type 'any DownloadObserver' risks causing data races
+// default-isolation MainActor: expected-error: sending value of non-Sendable type 'any DownloadObserver' risks causing data races
 import Multicast
 
 protocol DownloadObserver: AnyObject {

@@ -1,4 +1,5 @@
 // expected-error: main actor-isolated conformance of 'SettingsScreen' to 'ThemeObserver' cannot be used in nonisolated context
+// default-isolation MainActor: expected-error: main actor-isolated conformance of 'SettingsScreen' to 'ThemeObserver' cannot be used in nonisolated context
 import Multicast
 
 protocol ThemeObserver: AnyObject {

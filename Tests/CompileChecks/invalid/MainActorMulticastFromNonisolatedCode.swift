@@ -1,4 +1,5 @@
 // expected-error: main actor-isolated static property 'tabBar' can not be referenced from a nonisolated context
+// default-isolation MainActor: expected-error: main actor-isolated static property 'tabBar' can not be referenced from a nonisolated context
 import Multicast
 
 @MainActor

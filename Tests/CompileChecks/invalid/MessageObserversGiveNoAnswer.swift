@@ -1,4 +1,5 @@
 // expected-error: cannot convert value of type '\(\)' to specified type '\[String\]'
+// default-isolation MainActor: expected-error: cannot convert value of type '\(\)' to specified type '\[String\]'
 import Foundation
 
 final class Document {}

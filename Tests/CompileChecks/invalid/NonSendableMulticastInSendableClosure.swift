@@ -1,4 +1,5 @@
 // expected-error: capture of 'listeners' with non-Sendable type 'MulticastDelegate<any Listener>' in a '@Sendable' closure
+// default-isolation MainActor: expected-error: capture of 'listeners' with non-Sendable type 'MulticastDelegate<any Listener>' in a '@Sendable' closure
 import Multicast
 
 protocol Listener: AnyObject {

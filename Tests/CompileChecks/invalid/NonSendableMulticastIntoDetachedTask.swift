@@ -1,4 +1,5 @@
 // expected-error: non-Sendable type 'MulticastDelegate<any Listener>' of property 'listeners' cannot exit main actor-isolated context
+// default-isolation MainActor: expected-error: non-Sendable type 'MulticastDelegate<any Listener>' of property 'listeners' cannot exit main actor-isolated context
 import Multicast
 
 protocol Listener: AnyObject {

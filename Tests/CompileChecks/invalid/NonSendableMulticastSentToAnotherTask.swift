@@ -1,4 +1,5 @@
 // expected-error: passing closure as a 'sending' parameter risks causing data races between main actor-isolated code
+// default-isolation MainActor: expected-error: call to main actor-isolated instance method 'hear\(\)' in a synchronous nonisolated context
 import Multicast
 
 protocol Listener: AnyObject {

@@ -1,4 +1,5 @@
 // expected-error: nearly matches defaulted requirement 'sessionDidStart\(user:\)'
+// default-isolation MainActor: expected-error: nearly matches defaulted requirement 'sessionDidStart\(user:\)'
 import Multicast
 
 protocol SessionObserver: AnyObject {

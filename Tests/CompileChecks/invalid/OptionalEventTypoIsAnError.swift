@@ -1,4 +1,5 @@
 // expected-error: has different argument labels from those required by protocol 'SessionStartObserver'
+// default-isolation MainActor: expected-error: has different argument labels from those required by protocol 'SessionStartObserver'
 import Multicast
 
 protocol SessionStartObserver: AnyObject {

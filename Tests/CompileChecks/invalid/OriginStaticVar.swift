@@ -1,4 +1,5 @@
 // expected-error: static property 'tabBar' is not concurrency-safe because it is nonisolated global shared mutable state
+// default-isolation MainActor: compiles
 import Multicast
 
 protocol TabBarNotificationDelegate: AnyObject {

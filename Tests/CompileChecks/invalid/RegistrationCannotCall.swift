@@ -1,4 +1,5 @@
 // expected-error: value of type 'MulticastDelegate<any Beeper>.Registration' has no member 'call'
+// default-isolation MainActor: expected-error: value of type 'MulticastDelegate<any Beeper>.Registration' has no member 'call'
 import Multicast
 
 protocol Beeper: AnyObject {

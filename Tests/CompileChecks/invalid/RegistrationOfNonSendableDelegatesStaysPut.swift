@@ -1,4 +1,5 @@
 // expected-error: (sending|capture of).*(risks causing data races|non-Sendable)
+// default-isolation MainActor: expected-error: (sending|capture of).*(risks causing data races|non-Sendable)
 import Multicast
 
 protocol Beeper: AnyObject {

@@ -1,14 +1,14 @@
 import Multicast
 
-protocol LibraryDelegate: AnyObject, Sendable {
+nonisolated protocol LibraryDelegate: AnyObject, Sendable {
     func libraryDidSync(changes: Int) async
 }
 
-enum Services {
+nonisolated enum Services {
     static let library = MulticastDelegate<any LibraryDelegate>()  // Sendable delegates: a global needs no actor
 }
 
-final class SearchIndex: LibraryDelegate {
+nonisolated final class SearchIndex: LibraryDelegate {
     init() {
         Services.library.add(self)
     }

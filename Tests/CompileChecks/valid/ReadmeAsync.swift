@@ -1,10 +1,10 @@
 import Multicast
 
-protocol SyncService: AnyObject, Sendable {
+nonisolated protocol SyncService: AnyObject, Sendable {  // nonisolated: off the main actor in any mode
     func synchronize() async throws
 }
 
-enum Services {
+nonisolated enum Services {
     static let sync = MulticastDelegate<any SyncService>()  // Sendable delegates: a global needs no actor
 }
 

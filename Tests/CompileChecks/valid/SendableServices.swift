@@ -1,11 +1,11 @@
 import Multicast
 
-protocol SyncService: AnyObject, Sendable {
+nonisolated protocol SyncService: AnyObject, Sendable {
     var name: String { get }
     func synchronize() async throws
 }
 
-enum Services {
+nonisolated enum Services {
     // The delegates are Sendable, so the multicast is too: a global that needs no actor.
     static let sync = MulticastDelegate<any SyncService>()
 }

@@ -59,6 +59,18 @@ final class Countdown: @unchecked Sendable {
         arrive()
         await wait()
     }
+
+    /// Whether `count` tasks have arrived.
+    var hasOpened: Bool {
+        lock.withLock { remaining <= 0 }
+    }
+
+    /// Arrives, then waits for about `seconds` at most until `count` tasks have arrived; returns whether they
+    /// did, so that a test whose tasks never meet fails instead of hanging.
+    func arriveAndWait(within seconds: Double) async -> Bool {
+        arrive()
+        return await eventually(within: seconds) { self.hasOpened }
+    }
 }
 
 /// Whether `condition` holds within about `seconds`, polled every millisecond: a test that waits for something

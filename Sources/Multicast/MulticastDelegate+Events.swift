@@ -1,0 +1,188 @@
+// The events of a multicast as an asynchronous sequence, for `for await` code: a forwarder that the caller
+// writes turns delegate calls into elements of an `AsyncStream`, and the sequence keeps it registered while it
+// is iterated.
+
+extension MulticastDelegate {
+    /// Returns the events that a forwarder receives from now on, as an asynchronous sequence.
+    ///
+    /// You write the forwarder: a delegate that yields each call it receives to the continuation it is given,
+    /// and may finish the sequence. The multicast calls it like any other delegate, in the order it was
+    /// added; the sequence returns what it yielded, in the order it yielded it.
+    ///
+    /// ```swift
+    /// @MainActor
+    /// final class SignIns: SessionObserver {
+    ///     let continuation: AsyncStream<String>.Continuation
+    ///     init(_ continuation: AsyncStream<String>.Continuation) { self.continuation = continuation }
+    ///
+    ///     func sessionDidStart(user: String) { continuation.yield(user) }
+    ///     func sessionDidEnd() { continuation.finish() }  // ends the `for await` loop
+    /// }
+    ///
+    /// let signIns = AppEvents.session.events(bufferingPolicy: .unbounded, SignIns.init)
+    /// for await user in signIns {
+    ///     print(user, "signed in")
+    /// }
+    /// ```
+    ///
+    /// ### Lifetime
+    ///
+    /// The forwarder is added before `events` returns, so no event called after that is missed, even before
+    /// the iteration starts. The sequence keeps the forwarder alive, and the multicast holds it weakly, as it
+    /// holds every delegate added with ``add(_:)``. The forwarder is removed when the iteration ends: when
+    /// the forwarder finishes the continuation, when the iterating task is cancelled, or when the sequence and
+    /// its iterator are dropped (a `break` out of a `for await` loop); nothing else needs to remove it. It is
+    /// removed and released where the sequence is iterated or dropped, so a forwarder that is not `Sendable`
+    /// never meets another thread. The sequence keeps the multicast alive too.
+    ///
+    /// ### Buffering
+    ///
+    /// Events called while no one awaits the next element wait in a buffer, as `bufferingPolicy` says:
+    /// `.unbounded` keeps every one; `.bufferingOldest(n)` keeps the first `n` and drops later events while
+    /// the buffer is full; `.bufferingNewest(n)` keeps the last `n`, dropping the oldest. Nothing is dropped
+    /// unless the policy says so, and then the forwarder can tell: `continuation.yield(_:)` returns
+    /// `.dropped(element)`. Cancelling the iterating task ends the sequence once the events already
+    /// buffered have been read.
+    ///
+    /// Iterate the sequence once, from one task at a time, as an `AsyncStream`; to have the events twice,
+    /// call `events` twice, which adds two forwarders.
+    ///
+    /// - Parameters:
+    ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
+    ///   - bufferingPolicy: How many events may wait for the consumer, and which are dropped beyond that.
+    ///   - makeForwarder: Makes the forwarder: a new class instance that yields to the continuation it is
+    ///     given. It is called once, before `events` returns.
+    /// - Returns: The events, in the order the forwarder yielded them.
+    /// - Precondition: The forwarder is a class instance that is not registered yet.
+    /// - Complexity: Amortized O(1), as ``add(_:)``; removing the forwarder at the end is O(1) too.
+    public func events<Element>(
+        of elementType: Element.Type = Element.self,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        _ makeForwarder: (AsyncStream<Element>.Continuation) -> Delegate
+    ) -> Events<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
+        let forwarder = makeForwarder(continuation)
+        if !add(forwarder) { Self._refuseRegisteredForwarder(forwarder) }
+        return Events(_EventsSubscription(multicast: self, forwarder: forwarder, stream: stream))
+    }
+
+    @inline(never)
+    static func _refuseRegisteredForwarder(_ forwarder: Delegate) -> Never {
+        fatalError(
+            """
+            MulticastDelegate<\(Delegate.self)>.events: the forwarder, \(type(of: forwarder as Any)), is already a \
+            delegate of this multicast, and would be removed when the sequence ends. Return a new object from \
+            the closure, one that yields to the continuation it is given.
+            """
+        )
+    }
+
+    /// The events that a forwarder receives from a multicast, as an asynchronous sequence that ends when the
+    /// forwarder finishes it; made by ``MulticastDelegate/events(of:bufferingPolicy:_:)``.
+    ///
+    /// The sequence keeps its forwarder alive and registered while it or its iterator exists, and removes it
+    /// from the multicast when the iteration ends.
+    public struct Events<Element>: AsyncSequence {
+        let subscription: _EventsSubscription<Delegate, Element>
+
+        init(_ subscription: _EventsSubscription<Delegate, Element>) {
+            self.subscription = subscription
+        }
+
+        /// Returns the iterator of the sequence. Iterate once, from one task at a time.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(base: subscription.stream.makeAsyncIterator(), subscription: subscription)
+        }
+
+        /// The iterator of ``MulticastDelegate/Events``: it returns what the forwarder yielded, and removes
+        /// the forwarder when it returns nil.
+        public struct Iterator: AsyncIteratorProtocol {
+            var base: AsyncStream<Element>.Iterator
+            let subscription: _EventsSubscription<Delegate, Element>
+
+            /// Returns the next event, waiting for it if none is buffered; nil once the sequence has ended,
+            /// when the forwarder is no longer a delegate of the multicast.
+            public mutating func next() async -> Element? {
+                guard let element = await base.next() else {
+                    subscription.end()
+                    return nil
+                }
+                return element
+            }
+
+            /// Returns the next event, waiting for it on `actor`, the caller's, if none is buffered; nil once
+            /// the sequence has ended, when the forwarder is no longer a delegate of the multicast.
+            ///
+            /// - Parameter actor: The actor of the caller, which `for await` passes.
+            @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
+                guard let element = await base.next(isolation: actor) else {
+                    subscription.end()
+                    return nil
+                }
+                return element
+            }
+        }
+    }
+}
+
+extension MulticastDelegate.Registration {
+    /// Returns the events that a forwarder receives from now on, as an asynchronous sequence, as
+    /// ``MulticastDelegate/events(of:bufferingPolicy:_:)`` does: a module that may only subscribe to a
+    /// multicast's events may loop over them too.
+    ///
+    /// ```swift
+    /// for await tag in tabBar.observers.events(bufferingPolicy: .unbounded, SelectedTags.init) {
+    ///     print("selected", tag)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
+    ///   - bufferingPolicy: How many events may wait for the consumer, and which are dropped beyond that.
+    ///   - makeForwarder: Makes the forwarder: a new class instance that yields to the continuation it is
+    ///     given. It is called once, before `events` returns.
+    /// - Returns: The events, in the order the forwarder yielded them.
+    /// - Precondition: The forwarder is a class instance that is not registered yet.
+    /// - Complexity: Amortized O(1), as ``add(_:)``.
+    public func events<Element>(
+        of elementType: Element.Type = Element.self,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        _ makeForwarder: (AsyncStream<Element>.Continuation) -> Delegate
+    ) -> MulticastDelegate.Events<Element> {
+        _multicast.events(of: elementType, bufferingPolicy: bufferingPolicy, makeForwarder)
+    }
+}
+
+extension MulticastDelegate.Events: Sendable where Delegate: Sendable, Element: Sendable {}
+
+// An iterator reads an `AsyncStream` iterator, which is not for sharing.
+@available(*, unavailable)
+extension MulticastDelegate.Events.Iterator: Sendable {}
+
+/// What a sequence of events holds: the multicast, the forwarder it keeps alive, and the stream the forwarder
+/// yields to. When the last sequence or iterator that holds it is gone, the forwarder is removed and released.
+final class _EventsSubscription<Delegate, Element> {
+    let multicast: MulticastDelegate<Delegate>
+    let forwarder: Delegate
+    let stream: AsyncStream<Element>
+
+    init(multicast: MulticastDelegate<Delegate>, forwarder: Delegate, stream: AsyncStream<Element>) {
+        self.multicast = multicast
+        self.forwarder = forwarder
+        self.stream = stream
+    }
+
+    /// Removes the forwarder from the multicast; removing it again changes nothing.
+    func end() {
+        multicast.remove(forwarder)
+    }
+
+    deinit {
+        end()
+    }
+}
+
+// A subscription holds a multicast, a delegate and an `AsyncStream`, all immutable, and changes nothing but the
+// multicast, whose lock guards it: it may be shared across threads whenever its delegate and elements may.
+extension _EventsSubscription: @unchecked Sendable where Delegate: Sendable, Element: Sendable {}

@@ -1,0 +1,11 @@
+import Multicast
+
+nonisolated protocol UploadDelegate: AnyObject, Sendable {
+    func uploadDidFinish(_ file: String) async
+}
+
+extension MulticastDelegate: UploadDelegate where Delegate == any UploadDelegate {
+    func uploadDidFinish(_ file: String) async {
+        await callConcurrently { await $0.uploadDidFinish(file) }
+    }
+}
