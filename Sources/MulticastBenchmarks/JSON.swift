@@ -16,6 +16,9 @@ extension Report {
             "callNanosecondsPerDelegate": figures(calls),
             "emptyCallNanoseconds": empty.mapValues { ["median": $0.median, "min": $0.minimum] },
             "addRemoveNanosecondsPerOperation": figures(registration),
+            "pairNanoseconds": [
+                String(settings.pairOthers): pairs.mapValues { ["median": $0.median, "min": $0.minimum] }
+            ],
             "asyncDeliveryNanosecondsPerDelegate": figures(asyncDelivery),
             "bytesPerDelegate": memory,
             "churn": Dictionary(

@@ -7,7 +7,8 @@ import Foundation
 /// app and tests build Multicast while they are developed: the call table, beside NotificationCenter and the
 /// floors built the same way, and the allocations per call.
 /// `--count-allocations NAME N CALLS` runs one contender's `call` alone, for valgrind to count its heap
-/// allocations; `--add-remove NAME N` runs one contender's add-then-remove alone, and `--churn NAME N SECONDS`
+/// allocations; `--add-remove NAME N` runs one contender's add-then-remove alone, `--pairs NAME OTHERS COUNT`
+/// adds and removes one delegate `COUNT` times among `OTHERS` and prints ns per pair, and `--churn NAME N SECONDS`
 /// one contender under churn, for profiling.
 @main
 struct MulticastBenchmarks {
@@ -18,6 +19,9 @@ struct MulticastBenchmarks {
         }
         if arguments.first == "--add-remove" {
             return addRemoveAlone(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "--pairs" {
+            return pairsAlone(Array(arguments.dropFirst()))
         }
         if arguments.first == "--churn" {
             return churnAlone(Array(arguments.dropFirst()))
@@ -58,6 +62,7 @@ struct MulticastBenchmarks {
             usage: MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]
                    MulticastBenchmarks --count-allocations CONTENDER N CALLS
                    MulticastBenchmarks --add-remove CONTENDER N
+                   MulticastBenchmarks --pairs CONTENDER OTHERS COUNT
                    MulticastBenchmarks --churn CONTENDER N SECONDS
             contenders: \(callContenders.map { "\"\($0.name)\"" }.joined(separator: ", "))
             """
@@ -76,6 +81,24 @@ struct MulticastBenchmarks {
         for receiver in receivers.reversed() { contender.unregister(receiver) }
         contender.callAll(1)
         check(receivers.allSatisfy { $0.total == 0 }, "a removed delegate was called")
+    }
+
+    /// Adds and removes one delegate `COUNT` times while `OTHERS` stay registered, with one pairing contender.
+    static func pairsAlone(_ arguments: [String]) {
+        guard arguments.count == 3, let others = Int(arguments[1]), let count = Int(arguments[2]),
+            let type = pairingContenders.first(where: { $0.name == arguments[0] })
+        else { usage("--pairs takes a pairing contender's name, OTHERS and COUNT") }
+        let contender = type.init((0..<others).map { _ in Counter() })
+        let newcomer = Counter()
+        let start = now()
+        for _ in 0..<count {
+            contender.register(newcomer)
+            contender.unregister(newcomer)
+        }
+        let elapsed = now() - start
+        contender.callAll(1)
+        check(newcomer.total == 0, "a removed delegate was called")
+        print(String(format: "%.0f ns per pair", Double(elapsed) / Double(count)))
     }
 
     /// Runs one churn contender (a name from the churn table) with `N` delegates for `SECONDS`.

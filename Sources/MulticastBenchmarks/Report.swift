@@ -6,6 +6,8 @@ struct Report {
     var calls: [Int: [String: Figure]] = [:]
     var empty: [String: Figure] = [:]
     var registration: [Int: [String: Figure]] = [:]
+    /// One delegate added and removed among `Settings.pairOthers` others, ns per pair.
+    var pairs: [String: Figure] = [:]
     var memory: [String: Double] = [:]
     var churn: [Int: [String: ChurnFigures]] = [:]
     /// Heap bytes per live delegate of Multicast (weak), quiet and after churn; nil where the heap is not measured.
@@ -13,8 +15,8 @@ struct Report {
     var allocations: [String: [Int: Double]] = [:]
     var asyncDelivery: [Int: [String: Figure]] = [:]
 
-    /// Runs the scenarios this build measures, one after another: a debug build only the calls and the
-    /// allocation count.
+    /// Runs the scenarios this build measures, one after another: a debug build only the calls, adding and
+    /// removing one delegate among many, and the allocation count.
     static func run(_ settings: Settings) -> Report {
         var report = Report(settings: settings)
         for size in settings.callSizes {
@@ -23,6 +25,8 @@ struct Report {
         }
         log("call, no delegates")
         report.empty = measureCalls(size: 0, settings: settings)
+        log("add + remove one delegate among \(settings.pairOthers)")
+        report.pairs = measurePairs(others: settings.pairOthers, settings: settings)
         if build == "debug" {
             log("allocations per call (valgrind)")
             report.allocations = countAllocations(settings.allocationContenders, sizes: settings.allocationSizes)

@@ -1,4 +1,4 @@
-/// The build this run measures: a debug build runs only the call scenarios.
+/// The build this run measures: a debug build runs only the call and pair scenarios.
 #if DEBUG
 let build = "debug"
 #else
@@ -11,6 +11,8 @@ struct Settings {
     var sampleNanoseconds: UInt64
     var callSizes: [Int]
     var registrationSizes: [Int]
+    /// How many delegates stay registered while one is added and removed.
+    var pairOthers: Int
     /// Rounds of each churn contender, how long each round runs, and at which sizes.
     var churnRounds: Int
     var churnNanoseconds: UInt64
@@ -27,6 +29,7 @@ struct Settings {
         sampleNanoseconds: 8_000_000,
         callSizes: [1, 10, 100, 1000],
         registrationSizes: [1000, 10_000, 100_000],
+        pairOthers: 1000,
         churnRounds: 5,
         churnNanoseconds: 250_000_000,
         churnSizes: [1000, 10_000],

@@ -15,7 +15,7 @@ extension Report {
                 """
                 Debug figures: Multicast, the contenders and this program are built without optimization, as an \
                 app's debug build builds them; Foundation is the system's, optimized as always. Only the call \
-                scenarios run; `swift run -c release MulticastBenchmarks` measures them all.
+                and pair scenarios run; `swift run -c release MulticastBenchmarks` measures them all.
 
                 """
             )
@@ -36,6 +36,9 @@ extension Report {
         printBySize(callContenders.map { $0.name }, settings.callSizes) { name, size in
             allocations[name]?[size].map { String(format: "%.2f", $0) } ?? "-"
         }
+        print("\n## add then remove one delegate while \(settings.pairOthers) others stay: ns per pair\n")
+        printTable(
+            ["contender", "ns per pair"], pairingContenders.map { [$0.name, pairs[$0.name]?.cell ?? "-"] })
         guard build == "release" else {
             print("\n## targets (debug build)\n")
             printTargets()

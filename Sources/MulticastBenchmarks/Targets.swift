@@ -18,7 +18,17 @@ extension Report {
         let weakRatio = largeSizes.map { median(MulticastWeak.name, $0) / median(WeakFloor.name, $0) }.max() ?? .nan
         rows.append(.ratio("weak call / floor (ii), N >= 10 (worst; stretch)", weakRatio, atMost: 2))
         rows.append(allocationTarget)
+        rows += pairTargets
         return rows
+    }
+
+    /// Adding and removing one delegate among many costs no more than NotificationCenter's, in the same run.
+    var pairTargets: [Target] {
+        [MulticastWeak.name, MulticastStrong.name].map { name in
+            .ratio(
+                "NotificationCenter [weak] / \(name), add + remove among \(settings.pairOthers)",
+                (pairs[NotificationCenterWeak.name]?.median ?? .nan) / (pairs[name]?.median ?? .nan), atLeast: 1)
+        }
     }
 
     /// The heap allocations per call counted for Multicast, weak and strong, at every N counted.
@@ -66,6 +76,7 @@ extension Report {
         rows.append(
             .ratio("AsyncMessage [weak] / callConcurrently, until all ran, any N (worst)", asyncSpeedup, atLeast: 0.8))
         rows.append(allocationTarget)
+        rows += pairTargets
         if let small = registration[settings.registrationSizes.first!]?[MulticastWeak.name]?.median,
             let large = registration[settings.registrationSizes.last!]?[MulticastWeak.name]?.median,
             let center = registration[settings.registrationSizes.last!]?[NotificationCenterWeak.name]?.median

@@ -18,6 +18,9 @@ let registeringContenders: [any Registering.Type] = [
     MulticastWeak.self, NotificationCenterWeak.self, SeedOneStyle.self, SeedTwoStyle.self,
 ]
 
+/// The contenders of the benchmark that adds and removes one delegate among many.
+let pairingContenders: [any Registering.Type] = [MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self]
+
 /// The contenders of the async-delivery benchmark, in table order.
 let asyncContenders: [any AsyncContender.Type] = {
     var contenders: [any AsyncContender.Type] = [MulticastAsyncCall.self, MulticastCallConcurrently.self]

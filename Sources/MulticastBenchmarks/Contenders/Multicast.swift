@@ -15,14 +15,17 @@ final class MulticastWeak: Registering, Sendable {
     func unregister(_ receiver: Counter) { delegates.remove(receiver) }
 }
 
-final class MulticastStrong: Contender {
+final class MulticastStrong: Registering {
     static let name = "Multicast (.strong)"
     let delegates = MulticastDelegate<any Receiver>()
 
+    init() {}
     init(_ receivers: [Counter]) {
         for receiver in receivers { delegates.add(receiver, retention: .strong) }
     }
     func callAll(_ value: Int) { delegates.call { $0.receive(value) } }
+    func register(_ receiver: Counter) { delegates.add(receiver, retention: .strong) }
+    func unregister(_ receiver: Counter) { delegates.remove(receiver) }
 }
 
 /// Multicast called on the main actor, as UI code calls it: a `@MainActor` delegate protocol.
