@@ -33,8 +33,7 @@ extension MulticastDelegate {
         _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
     ) async throws(Failure) {
         var pass = _Pass(_core)
-        defer { pass.finish() }
-        while let delegate = pass.nextDelegate() {  // a copy: it must stay alive across the suspension
+        while let delegate = pass.nextDelegate(as: Delegate.self) {  // a copy: it must stay alive across the suspension
             try await body(delegate)
         }
     }
@@ -91,8 +90,7 @@ extension MulticastDelegate {
         ) async throws(Failure) -> [Answer] {
             var answers: [Answer] = []
             var pass = _Pass(_multicast._core)
-            defer { pass.finish() }
-            while let delegate = pass.nextDelegate() {
+            while let delegate = pass.nextDelegate(as: Delegate.self) {
                 answers.append(try await transform(delegate))
             }
             return answers
@@ -113,8 +111,7 @@ extension MulticastDelegate {
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Delegate? {
             var pass = _Pass(_multicast._core)
-            defer { pass.finish() }
-            while let delegate = pass.nextDelegate() {
+            while let delegate = pass.nextDelegate(as: Delegate.self) {
                 if try await predicate(delegate) { return delegate }
             }
             return nil

@@ -70,10 +70,9 @@ extension MulticastDelegate {
     func _liveDelegates() -> [(delegate: Delegate, retention: Retention)] {
         var delegates: [(delegate: Delegate, retention: Retention)] = []
         var pass = _Pass(_core)
-        defer { pass.finish() }
         var keeper: AnyObject?
         while let slot = pass.next(keeping: &keeper) {
-            delegates.append((slot.copyOfDelegate, slot.retention))
+            delegates.append((slot.copyOfDelegate(as: Delegate.self), slot.retention))
         }
         return delegates
     }
@@ -84,7 +83,7 @@ struct _WeakMirrorChild: CustomReflectable, CustomDebugStringConvertible {
     weak var object: AnyObject?
 
     init<Delegate>(delegate: Delegate) {
-        object = MulticastDelegate<Delegate>._registrant(delegate).object
+        object = _Slot.object(of: delegate)
     }
 
     var debugDescription: String {

@@ -18,7 +18,7 @@ extension MulticastDelegate: Sequence {
         let _reader: _IterationReader<Delegate>
 
         @inlinable
-        init(_ core: _Core<Delegate>) {
+        init(_ core: _Core) {
             _reader = _IterationReader(core)
         }
 
@@ -54,10 +54,9 @@ extension MulticastDelegate: Sequence {
     @inline(always)
     public func first(where predicate: (Delegate) throws -> Bool) rethrows -> Delegate? {
         var pass = _Pass(_core)
-        defer { pass.finish() }
         var keeper: AnyObject?
         while let slot = pass.next(keeping: &keeper) {
-            if try slot.lend(predicate) { return slot.copyOfDelegate }
+            if try slot.lend(as: Delegate.self, predicate) { return slot.copyOfDelegate(as: Delegate.self) }
         }
         return nil
     }
@@ -70,10 +69,9 @@ extension MulticastDelegate: Sequence {
     @inline(always)
     public func contains(where predicate: (Delegate) throws -> Bool) rethrows -> Bool {
         var pass = _Pass(_core)
-        defer { pass.finish() }
         var keeper: AnyObject?
         while let slot = pass.next(keeping: &keeper) {
-            if try slot.lend(predicate) { return true }
+            if try slot.lend(as: Delegate.self, predicate) { return true }
         }
         return false
     }
@@ -103,12 +101,13 @@ extension MulticastDelegate.Iterator: Sendable {}
 @usableFromInline
 final class _IterationReader<Delegate> {
     /// Kept alive for the pass, which does not keep it alive.
-    let core: _Core<Delegate>
+    let core: _Core
 
-    var pass: _Pass<Delegate>
+    /// Nil once ended: the pass must end while `core` is still held.
+    var pass: _Pass?
 
     @usableFromInline
-    init(_ core: _Core<Delegate>) {
+    init(_ core: _Core) {
         self.core = core
         pass = _Pass(core)
     }
@@ -116,10 +115,10 @@ final class _IterationReader<Delegate> {
     /// The next delegate of the pass, or nil after the last.
     @usableFromInline
     func next() -> Delegate? {
-        pass.nextDelegate()
+        pass!.nextDelegate(as: Delegate.self)
     }
 
     deinit {
-        pass.finish()
+        pass = nil
     }
 }

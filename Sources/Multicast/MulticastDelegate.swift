@@ -7,6 +7,16 @@ public enum Retention: Sendable, Hashable {
     /// The multicast keeps the delegate alive until it is removed, `removeAll()` is called, or the
     /// multicast itself is deallocated. For delegates that nothing else owns, such as a logger.
     case strong
+
+    /// Whether this is ``strong``: a switch, which an unoptimized build runs without the call that `==` is.
+    @inlinable
+    @inline(always)
+    var isStrong: Bool {
+        switch self {
+        case .weak: false
+        case .strong: true
+        }
+    }
 }
 
 /// An object that calls every registered delegate of a protocol: a type-safe, thread-safe replacement for
@@ -69,7 +79,7 @@ public enum Retention: Sendable, Hashable {
 /// A delegate added during a pass is first called by the next pass. A nested call runs fully.
 public final class MulticastDelegate<Delegate> {
     @usableFromInline
-    let _core: _Core<Delegate>
+    let _core: _Core
 
     /// Creates a multicast with no delegates.
     ///
@@ -78,7 +88,7 @@ public final class MulticastDelegate<Delegate> {
     ///   a struct, an enum, a tuple or a metatype. Declare a protocol for the events instead.
     public init() {
         Self._refuseUnfitDelegateType()
-        _core = _Locked(_Registry())
+        _core = _Core(layout: _DelegateLayout(of: Delegate.self))
     }
 
     /// Adds a delegate, held weakly, after those already registered.
@@ -116,11 +126,12 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func add(_ delegate: Delegate, retention: Retention) -> Bool {
-        let (object, value) = Self._registrant(delegate)
+        guard let (object, value) = _Slot.registrant(delegate) else { Self._refuseNonClass(type(of: delegate as Any)) }
         if object === self { Self._refuseSelf() }
-        guard let added = _core.add(value, object: object, strong: retention == .strong) else {
-            Self._refuseDeallocating(type(of: object))
+        let added = withUnsafePointer(to: value) {
+            _core.add(bitsOf: $0, object: object, strong: retention.isStrong)
         }
+        guard let added else { Self._refuseDeallocating(type(of: object)) }
         return added
     }
 
@@ -140,8 +151,8 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
-        guard let object = Self._object(delegate) else { return false }
-        return _core.change { $0.remove(object, &$1) }
+        guard let object = _Slot.object(of: delegate) else { return false }
+        return _core.remove(object)
     }
 
     /// Removes every delegate, releasing those held strongly.
@@ -149,7 +160,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(*n*): it marks every delegate's slot, so that calls under way stop.
     @inlinable
     public func removeAll() {
-        _core.change { $0.removeAll(&$1) }
+        _core.removeAll()
     }
 
     /// Returns whether a delegate is registered (and, if held weakly, alive: it is, since you pass it).
@@ -159,8 +170,8 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(1).
     @inlinable
     public func contains(_ delegate: Delegate) -> Bool {
-        guard let object = Self._object(delegate) else { return false }
-        return _core.withLock { $0.contains(object) }
+        guard let object = _Slot.object(of: delegate) else { return false }
+        return _core.contains(object)
     }
 
     /// The number of registered delegates that are alive.
@@ -171,7 +182,6 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(*n*): each weak delegate is checked for life.
     public var count: Int {
         var pass = _Pass(_core)
-        defer { pass.finish() }
         var keeper: AnyObject?
         var count = 0
         while pass.next(keeping: &keeper) != nil {
@@ -185,7 +195,6 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(1) when a delegate is alive; at most O(*n*).
     public var isEmpty: Bool {
         var pass = _Pass(_core)
-        defer { pass.finish() }
         var keeper: AnyObject?
         return pass.next(keeping: &keeper) == nil
     }
@@ -212,51 +221,23 @@ public final class MulticastDelegate<Delegate> {
     ///   one weak load. If it is the last call to end after a delegate was removed during it, it takes the lock
     ///   once more, to release what the removed delegate's slot held.
     @inlinable
-    @inline(always)  // inlined even in a debug build, with `body`: see `Internal/Slot.swift`
+    @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
         var pass = _Pass(_core)
         var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {
             while let slot = pass.next(keeping: &keeper) {
-                try slot.lend(body)
+                try slot.lend(as: Delegate.self, body)
             }
         } catch {
             pass.finish()
             throw error
         }
-        pass.finish()  // not in a `defer`, which an unoptimized build makes a function call
-    }
-
-    /// The object that `delegate` is, and the value to store for it; or a stop with a message that says what
-    /// to do.
-    ///
-    /// A class instance is stored first in every representation of `Delegate` that can hold one (a class,
-    /// a class-bound existential, the inline buffer of any other existential), where the multicast reads it
-    /// without a dynamic cast. The exceptions: `any Error`, which `init` refuses, and an `Any` that holds
-    /// another existential, which it keeps in a box (a value wrapped twice by generic code); such a value is
-    /// unwrapped by a cast, and stored unboxed.
-    @inlinable
-    static func _registrant(_ delegate: Delegate) -> (object: AnyObject, value: Delegate) {
-        guard let object = _object(delegate) else { _refuseNonClass(type(of: delegate as Any)) }
-        if Delegate.self == Any.self {
-            return (object, unsafeBitCast(object as Any, to: Delegate.self))
-        }
-        return (object, delegate)
-    }
-
-    /// The object that `delegate` is, or nil if it is not a class instance.
-    @inlinable
-    static func _object(_ delegate: Delegate) -> AnyObject? {
-        guard type(of: delegate as Any) is AnyObject.Type else { return nil }
-        if Delegate.self == Any.self {
-            return delegate as AnyObject
-        }
-        let object = withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
-        return object.takeUnretainedValue()  // kept alive by `delegate`
+        pass.finish()
     }
 }
 
-// The registry, the only mutable state, is guarded by the lock in `_core` (see `Internal/Lock.swift`); passes
+// The registry, the only mutable state, is guarded by the lock in `_core` (see `Internal/Core.swift`); passes
 // read storages in which, while they read, only slot keys change, with atomic stores (see `Internal/Slot.swift`).
 // So a multicast may be shared across threads whenever its delegates may.
 extension MulticastDelegate: @unchecked Sendable where Delegate: Sendable {}

@@ -5,20 +5,27 @@
 /// the key and, for a weak delegate, makes one weak load. A removal marks the slot's key in every storage that a
 /// pass may read, so a delegate removed before its turn is skipped, and one that died before its turn fails
 /// its weak load. Slots added later lie past `count`, so a delegate added during the pass is not called by it.
-/// A pass ends with ``finish()``, which counts it out; the registry keeps the storage, and what its slots
-/// own, until the last reader is out.
+///
+/// A pass ends when it goes out of scope, or at ``finish()``: it counts itself out, and the registry keeps the
+/// storage, and what its slots own, until the last reader is out. Being noncopyable, with a `deinit` that
+/// ends it, a pass cannot be left open.
 ///
 /// A pass retains neither the core nor the storage: whoever runs it keeps the core alive (the multicast, or
 /// the iterator), and the core's registry keeps the storage alive while the pass reads it. Once the pass has
-/// counted itself out, the storage may be freed at any moment, so `finish()` is the last thing it does with it.
+/// counted itself out, the storage may be freed at any moment, so ending is the last thing it does with it.
+@frozen
 @usableFromInline
-struct _Pass<Delegate>: ~Copyable {
+struct _Pass: ~Copyable {
     @usableFromInline
-    unowned(unsafe) let core: _Core<Delegate>
+    unowned(unsafe) let core: _Core
 
     /// The storage's first slot.
     @usableFromInline
-    let base: _Slot<Delegate>
+    let base: _Slot
+
+    /// How far apart the storage's delegates are.
+    @usableFromInline
+    let stride: Int
 
     /// The slots the pass visits: those in use when it started.
     @usableFromInline
@@ -39,9 +46,9 @@ struct _Pass<Delegate>: ~Copyable {
 
     @inlinable
     @inline(always)
-    init(_ core: _Core<Delegate>) {
+    init(_ core: _Core) {
         self.core = core
-        (base, count, readers) = core.withLock { $0.enterPass() }
+        (base, stride, count, readers) = core.withLock { $0.enterPass() }
         position = 0
         dead = 0
     }
@@ -51,14 +58,14 @@ struct _Pass<Delegate>: ~Copyable {
     ///
     /// `keeper` keeps the delegate alive until the next call: it receives the object that a weak delegate's weak
     /// load returned, or nil for a strong delegate, which the storage keeps alive while the pass reads it. The
-    /// delegate is lent with ``_Slot/lend(_:)``, or copied with ``_Slot/copyOfDelegate``, meanwhile. (The keeper
-    /// is the caller's variable, not the pass's: a pass with a reference in it would cost an optimized build a
-    /// destroy through value witnesses at the end of every call.)
+    /// delegate is lent with ``_Slot/lend(as:_:)``, or copied with ``_Slot/copyOfDelegate(as:)``, meanwhile.
+    /// (The keeper is the caller's variable, not the pass's: a pass with a reference in it would cost an
+    /// optimized build a destroy through value witnesses at the end of every call.)
     @inlinable
     @inline(always)
-    mutating func next(keeping keeper: inout AnyObject?) -> _Slot<Delegate>? {
+    mutating func next(keeping keeper: inout AnyObject?) -> _Slot? {
         while position < count {
-            let slot = base.advanced(by: position)
+            let slot = base.advanced(by: position, stride: stride)
             position += 1
             switch slot.liveness {
             case .strong:
@@ -78,10 +85,10 @@ struct _Pass<Delegate>: ~Copyable {
     /// A strong reference to the next delegate that the pass may call, for code that keeps it; nil after the
     /// last. The pass keeps no other reference to it.
     @inlinable
-    mutating func nextDelegate() -> Delegate? {
+    mutating func nextDelegate<Delegate>(as type: Delegate.Type) -> Delegate? {
         var keeper: AnyObject?
         guard let slot = next(keeping: &keeper) else { return nil }
-        let delegate = slot.copyOfDelegate
+        let delegate = slot.copyOfDelegate(as: Delegate.self)
         extendLifetime(keeper)  // until the copy is made
         return delegate
     }
@@ -89,30 +96,34 @@ struct _Pass<Delegate>: ~Copyable {
     /// The next slot that holds a dead weak delegate: its position, and the key it has; nil after the last.
     mutating func nextDead() -> (position: Int, key: _SlotKey)? {
         while position < count {
-            let slot = base.advanced(by: position)
+            let slot = base.advanced(by: position, stride: stride)
             position += 1
             if case .dead(let key) = slot.liveness { return (position - 1, key) }
         }
         return nil
     }
 
-    /// Ends the pass: counts it out of its storage. If it was the last reader of a storage whose registry
-    /// waits for its readers, it collects; if a quarter of its slots or more held dead delegates, it reclaims
-    /// them. (Mutating, though it changes nothing, so that an unoptimized build does not copy the pass to call it.)
+    /// Ends the pass now, as its `deinit` would, which an unoptimized build calls where it inlines this.
     @inlinable
     @inline(always)
-    mutating func finish() {
-        let wasLastToCollect = _Readers.leave(readers)
-        let mayReclaim = dead > 0 && dead * 4 >= count
-        if wasLastToCollect || mayReclaim {
-            Self.finishSlowly(core, collect: wasLastToCollect, reclaim: mayReclaim)
-        }
+    consuming func finish() {
+        end()
+        discard self
     }
 
-    @usableFromInline
-    @inline(never)
-    static func finishSlowly(_ core: _Core<Delegate>, collect: Bool, reclaim: Bool) {
-        if collect { core.change { $0.collect(&$1) } }
-        if reclaim { core.reclaimDeadDelegates() }
+    deinit {
+        end()
+    }
+
+    /// Counts the pass out of its storage. If it was the last reader of a storage whose registry waits for its
+    /// readers, it collects; if it found enough dead delegates, it reclaims them.
+    @inlinable
+    @inline(always)
+    func end() {
+        let wasLastToCollect = _Readers.leave(readers)
+        let mayReclaim = _Core.isWorthReclaiming(dead: dead, visited: count)
+        if wasLastToCollect || mayReclaim {
+            core.passEnded(collect: wasLastToCollect, reclaim: mayReclaim)
+        }
     }
 }

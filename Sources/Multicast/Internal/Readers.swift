@@ -28,26 +28,33 @@ enum _Readers {
     }
 
     /// Whether no pass reads the storage. Call it with the lock held.
-    @inlinable
+    @inline(always)
     static func isUnread(_ word: UnsafeMutablePointer<Int>) -> Bool {
         _multicast_load_acquire(word) & ~collectBit == 0
     }
 
-    /// Whether no pass reads the storage; if one does, sets the flag, so that the last to leave collects.
-    /// Call it with the lock held.
-    @inlinable
-    static func isUnreadElseCollectOnLeave(_ word: UnsafeMutablePointer<Int>) -> Bool {
-        if _multicast_load_acquire(word) == 0 { return true }
-        guard _multicast_fetch_or_acquire(word, collectBit) & ~collectBit == 0 else { return false }
+    /// When the work that waits for a storage's readers is to be done, as ``collectNowOrByLastReader(_:)``
+    /// arranges it.
+    enum Collection {
+        /// No pass reads the storage: the caller does the work.
+        case now
+        /// Passes read the storage: the last of them to leave does the work.
+        case byLastReader
+    }
+
+    /// Arranges for the work that waits for the storage's readers: to be done now by the caller, if no pass
+    /// reads it, else by the last pass to leave, for which it sets the flag. Call it with the lock held.
+    static func collectNowOrByLastReader(_ word: UnsafeMutablePointer<Int>) -> Collection {
+        if _multicast_load_acquire(word) == 0 { return .now }
+        guard _multicast_fetch_or_acquire(word, collectBit) & ~collectBit == 0 else { return .byLastReader }
         _multicast_store_relaxed(word, 0)  // the last reader left meanwhile: no one is left to collect
-        return true
+        return .now
     }
 
     /// Clears the flag of a storage that no pass reads, whose waiting work the caller has just done: the last
     /// reader may have left with the flag set and not collected yet, and would otherwise leave it set for
     /// every later pass to take the lock again on leaving. Call it with the lock held, once
     /// ``isUnread(_:)`` returned true.
-    @usableFromInline
     static func forgetCollect(_ word: UnsafeMutablePointer<Int>) {
         _multicast_store_relaxed(word, 0)
     }

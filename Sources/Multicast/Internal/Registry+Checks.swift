@@ -1,8 +1,7 @@
 #if MULTICAST_INTERNAL_CHECKS
 extension _Registry {
-    /// Stops the program unless the registry's invariant holds (see ``_Registry``). `_Locked.change(_:)` calls
+    /// Stops the program unless the registry's invariant holds (see ``_Registry``). `_Core.change(_:)` calls
     /// it after every change when the package is built with `MULTICAST_INTERNAL_CHECKS`, as CI's test runs are.
-    @usableFromInline
     func checkInvariants() {
         func check(_ condition: Bool, _ message: @autoclosure () -> String) {
             precondition(condition, "Multicast's internal check failed: \(message())")
@@ -21,20 +20,32 @@ extension _Registry {
                 registered += 1
                 let address = storage.address(at: position)
                 check(
-                    index.firstBucket(for: address) { $0 == position } != nil,
-                    "the index does not list the registered slot at \(position)")
+                    indexLists(position, address: address), "the index does not list the registered slot at \(position)"
+                )
             } else if key.ownsReferences {
                 owning.append(position)
                 if key.isStrong { owningStrong += 1 }
             }
         }
-        check(previous <= lastRegistration, "a slot has registration \(previous), after the last, \(lastRegistration)")
+        check(
+            previous <= newestRegistration, "a slot has registration \(previous), after the last, \(newestRegistration)"
+        )
         check(vacancies == count - registered, "\(vacancies) vacancies counted, \(count - registered) found")
         check(index.count == registered, "the index lists \(index.count) slots, \(registered) are registered")
         check(
             pending.sorted() == owning,
             "pending lists \(pending.sorted()), the removed slots that own references are \(owning)")
         check(pendingStrong == owningStrong, "\(pendingStrong) pending strong delegates counted, \(owningStrong) found")
+    }
+
+    /// Whether the index lists `position`, the slot of `address`, in the probe run where lookups look for it.
+    func indexLists(_ position: Int, address: UInt) -> Bool {
+        var bucket = index.home(of: address)
+        while let listed = index.position(inBucket: bucket) {
+            if listed == position { return true }
+            bucket = index.bucket(after: bucket)
+        }
+        return false
     }
 }
 #endif

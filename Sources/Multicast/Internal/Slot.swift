@@ -1,11 +1,6 @@
 import _MulticastShims
 
-// The members of the call path are `@inline(always)`, here and in `_Pass`, `_Storage`, `_Readers`
-// and `_Locked`, up to `MulticastDelegate.call(_:)`: the compiler inlines them into the caller's code even in an
-// unoptimized build, where `@inlinable` alone inlines nothing and generic code runs unspecialized, through
-// metadata, at every step. So a user's debug build calls a delegate with a few plain instructions and calls
-// around one weak load, with no allocation; an optimized build is unchanged. Every other function of the core is
-// an ordinary one.
+// The members of the call path are `@inline(always)`: see "Writing the call path" in CONTRIBUTING.md.
 
 /// A weak reference to any object.
 @usableFromInline
@@ -41,9 +36,9 @@ struct _SlotKey: Equatable {
     @inlinable
     static var removedBit: Int64 { Int64.min }
 
-    /// The largest registration number.
+    /// The largest registration number a key can hold.
     @inlinable
-    static var lastRegistration: Int64 { Int64.max >> 2 }
+    static var maximumRegistration: Int64 { Int64.max >> 2 }
 
     @inlinable
     @inline(always)
@@ -51,10 +46,9 @@ struct _SlotKey: Equatable {
         self.rawValue = rawValue
     }
 
-    @inlinable
     init(registration: Int64, strong: Bool) {
         precondition(
-            registration > 0 && registration <= Self.lastRegistration, "Multicast ran out of registration numbers")
+            registration > 0 && registration <= Self.maximumRegistration, "Multicast ran out of registration numbers")
         rawValue = registration << 2 | (strong ? Self.strongBit : 0)
     }
 
@@ -68,21 +62,21 @@ struct _SlotKey: Equatable {
     var isStrong: Bool { rawValue & Self.strongBit != 0 }
 
     /// Whether the slot still owns its weak reference and, if strong, its delegate.
-    @inlinable
+    @inline(always)
     var ownsReferences: Bool { rawValue & Self.releasedBit == 0 }
 
-    @inlinable
+    @inline(always)
     var registration: Int64 { (rawValue & ~Self.removedBit) >> 2 }
 
-    @inlinable
+    @inline(always)
     var removed: _SlotKey { _SlotKey(rawValue: rawValue | Self.removedBit) }
 
-    @inlinable
+    @inline(always)
     var released: _SlotKey { _SlotKey(rawValue: rawValue | Self.releasedBit | Self.removedBit) }
 }
 
-/// The part of a slot that does not depend on the delegate's type: its key, and the weak reference that says
-/// whether a weak delegate is alive. Being the same type for every `Delegate`, its fields have the same offsets
+/// The part of a slot that a pass reads first: its key, and the weak reference that says whether a weak
+/// delegate is alive. It is the same type whatever the delegates' type, so its fields have the same offsets
 /// whatever code reads them, optimized or not.
 @usableFromInline
 struct _SlotState {
@@ -94,9 +88,8 @@ struct _SlotState {
     @usableFromInline
     var reference: _WeakReference
 
-    @inlinable
-    init(key: Int64, reference: _WeakReference) {
-        self.key = key
+    init(key: _SlotKey, reference: _WeakReference) {
+        self.key = key.rawValue
         self.reference = reference
     }
 }
@@ -115,40 +108,63 @@ enum _Liveness {
     case weak(keeper: AnyObject)
 }
 
-/// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate.
+/// What the core knows of the delegates' type: how many bytes a value has, and how values are laid out in an
+/// array. Everything else it does with a delegate, it does with the object that the delegate is.
+@usableFromInline
+struct _DelegateLayout: Sendable {
+    @usableFromInline
+    let size: Int
+
+    @usableFromInline
+    let stride: Int
+
+    let alignment: Int
+
+    init<Delegate>(of type: Delegate.Type) {
+        size = MemoryLayout<Delegate>.size
+        stride = MemoryLayout<Delegate>.stride
+        alignment = MemoryLayout<Delegate>.alignment
+    }
+}
+
+/// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate's bits.
 ///
 /// Every trick that Multicast plays with a delegate's representation is here, under one invariant:
 ///
-/// - A slot is initialized by ``occupy(with:object:key:)``. From then on only its key changes, with atomic
-///   stores made under the multicast's lock, until ``release()`` or ``transfer(to:sourceIsRead:)`` destroys
-///   or moves what it owns; each of those happens only while no pass reads the storage.
-/// - A slot owns its weak reference, and owns the delegate only when the key says ``Retention/strong``. For a
-///   weak registration, the delegate is a bit copy of the caller's value that holds no reference count: it may
-///   be read only while the object that the weak reference loaded is held.
-/// - The first word of the delegate is the object's address (`MulticastDelegate` stores a value that boxes its
-///   object only after unboxing it), so the address can be read without touching the object, which may be dead.
+/// - The first word of a stored delegate is its object's address: ``registrant(_:)`` stores a value that
+///   boxes its object only after unboxing it. So the address can be read without touching the object, which
+///   may be dead, and a delegate is owned by owning its object.
+/// - A slot is initialized by ``occupy(withBitsOf:size:object:key:)``. From then on only its key changes, with
+///   atomic stores made under the multicast's lock, until ``release()`` or
+///   ``transfer(to:size:sourceIsRead:keepers:)`` destroys or moves what it owns; each of those happens only
+///   while no pass reads the storage.
+/// - The delegate's bits hold no reference count. A slot owns its weak reference and, when the key says
+///   ``Retention/strong``, one count on the delegate's object. A weak delegate's bits may be read only while
+///   the object that its weak reference loaded is held; a strong one's while the storage is read.
 ///
-/// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast.
+/// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast, and what lets
+/// the rest of the core work without knowing the delegates' type.
 @usableFromInline
-struct _Slot<Delegate> {
+struct _Slot {
     @usableFromInline
     let state: UnsafeMutablePointer<_SlotState>
 
+    /// The delegate's bits.
     @usableFromInline
-    let delegate: UnsafeMutablePointer<Delegate>
+    let delegate: UnsafeMutableRawPointer
 
     @inlinable
     @inline(always)
-    init(state: UnsafeMutablePointer<_SlotState>, delegate: UnsafeMutablePointer<Delegate>) {
+    init(state: UnsafeMutablePointer<_SlotState>, delegate: UnsafeMutableRawPointer) {
         self.state = state
         self.delegate = delegate
     }
 
-    /// The slot `distance` slots after this one, in the same storage.
+    /// The slot `distance` slots after this one, in a storage whose delegates are `stride` bytes apart.
     @inlinable
     @inline(always)
-    func advanced(by distance: Int) -> _Slot {
-        _Slot(state: state + distance, delegate: delegate + distance)
+    func advanced(by distance: Int, stride: Int) -> _Slot {
+        _Slot(state: state + distance, delegate: delegate + distance &* stride)
     }
 
     /// The key word, as an atomic operation needs it.
@@ -170,7 +186,7 @@ struct _Slot<Delegate> {
     /// A relaxed store is enough: a pass that reads the key after `remove` returned (in the order that the
     /// lock or any other synchronization gives) sees it, by the coherence of one memory word; and nothing
     /// else that a pass reads changes with it.
-    @inlinable
+    @inline(always)
     func storeKey(_ key: _SlotKey) {
         _multicast_store_relaxed_64(keyWord, key.rawValue)
     }
@@ -191,87 +207,76 @@ struct _Slot<Delegate> {
     }
 
     /// The address of the slot's object, read without touching the object, which may be dead.
-    @inlinable
+    @inline(always)
     var address: UInt {
         UnsafeRawPointer(delegate).load(as: UInt.self)
     }
 
-    /// Fills the uninitialized slot. A weak registration keeps no reference count on `value`.
-    @inlinable
-    func occupy(with value: Delegate, object: AnyObject, key: _SlotKey) {
+    /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
+    /// is `object`; a strong registration takes a count on `object`.
+    func occupy(withBitsOf value: UnsafeRawPointer, size: Int, object: AnyObject, key: _SlotKey) {
+        delegate.copyMemory(from: value, byteCount: size)
         if key.isStrong {
-            delegate.initialize(to: value)
-        } else {
-            // The delegate's bits, with no count: from here on the weak reference decides whether they may be read.
-            withUnsafeBytes(of: value) { bytes in
-                UnsafeMutableRawPointer(delegate).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-            }
+            _ = Unmanaged.passRetained(object)  // the slot's count, which `release()` gives back
         }
-        state.initialize(to: _SlotState(key: key.rawValue, reference: _WeakReference(key.isStrong ? nil : object)))
+        state.initialize(to: _SlotState(key: key, reference: _WeakReference(key.isStrong ? nil : object)))
     }
 
     /// Initializes the uninitialized `target` with this slot's registration, and appends the object of a live
     /// weak delegate to `keepers`, to be released after the lock is let go of (see ``_Garbage``).
     ///
     /// If passes may be reading this slot, it keeps what it owns, and `target` takes counts of its own (a copy
-    /// of the weak reference, and a retain for a strong delegate). Otherwise the references move, and this slot
-    /// no longer owns them. No raw byte of the weak reference is read: where the runtime zeroes a reference to
-    /// an object being deallocated, as the Objective-C runtime does, they may be changing meanwhile.
+    /// of the weak reference, and a count on a strong delegate's object). Otherwise the references move, and
+    /// this slot no longer owns them. No raw byte of the weak reference is read: where the runtime zeroes a
+    /// reference to an object being deallocated, as the Objective-C runtime does, they may be changing.
     ///
     /// With the Objective-C runtime (Apple platforms), the keepers take the last release of a delegate out of
-    /// the lock. An Objective-C weak reference, the kind that holds an `NSObject`, is copied, and in older
-    /// releases of objc4 (macOS 10.15's among them) also moved, by loading its object retained and releasing it
-    /// once the new reference is made (objc4's `NSObject.mm`: `objc_copyWeak`, and `objc_moveWeak` as a copy
-    /// then a destroy); if another thread let go of the object meanwhile, that release would deallocate it here,
-    /// under the lock, and its deinit could call back into the multicast. Native Swift weak references, the only
-    /// kind elsewhere, are copied and moved by counting the weak reference alone (the Swift runtime's
-    /// `swift_weakCopyInit` and `swift_weakTakeInit`), which releases no object; holding keepers there too would
-    /// cost every add and remove a fifth more instructions, spent in the rebuilds (valgrind,
-    /// `MulticastBenchmarks --add-remove "Multicast (weak)" 20000`: 3,363 against 2,785 per operation).
-    @inlinable
-    func transfer(to target: _Slot, sourceIsRead: Bool, keepers: inout [AnyObject]) {
+    /// the lock: copying or moving an Objective-C weak reference may load its object retained and release it
+    /// afterwards (objc4's `objc_copyWeak`, and `objc_moveWeak` in older releases), which, if another thread let
+    /// go of the object meanwhile, would run its deinit here. Native Swift weak references, the only kind
+    /// elsewhere, are copied and moved by counting the weak reference alone, and need no keepers.
+    func transfer(to target: _Slot, size: Int, sourceIsRead: Bool, keepers: inout [AnyObject]) {
         let key = key
         #if _runtime(_ObjC)
         if !key.isStrong, let object = state.pointee.reference.object {
             keepers.append(object)
         }
         #endif
+        target.delegate.copyMemory(from: delegate, byteCount: size)
         if sourceIsRead {
             if key.isStrong {
-                target.delegate.initialize(to: delegate.pointee)
-            } else {
-                UnsafeMutableRawPointer(target.delegate).copyMemory(
-                    from: delegate, byteCount: MemoryLayout<Delegate>.size)
+                _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).retain()
             }
-            target.state.initialize(to: _SlotState(key: key.rawValue, reference: state.pointee.reference))
+            target.state.initialize(to: _SlotState(key: key, reference: state.pointee.reference))
         } else {
-            target.delegate.moveInitialize(from: delegate, count: 1)
             target.state.moveInitialize(from: state, count: 1)
             storeKey(key.released)  // moved out: nothing may destroy it again
         }
     }
 
-    /// Destroys what the slot owns, and marks it released; returns the delegate if the slot owned it, so that
-    /// the caller can release it outside the lock (its deinit may call back into the multicast). No pass may
-    /// be reading the slot.
-    @inlinable
-    func release() -> Delegate? {
+    /// Destroys what the slot owns, and marks it released; returns a strong delegate's object, whose count the
+    /// slot owned, so that the caller can release it outside the lock (its deinit may call back into the
+    /// multicast). No pass may be reading the slot.
+    func release() -> AnyObject? {
         let key = key
         guard key.ownsReferences else { return nil }
-        _ = withUnsafeMutablePointer(to: &state.pointee.reference) { $0.deinitialize(count: 1) }
+        state.deinitialize(count: 1)
         storeKey(key.released)  // from here on only the key is initialized
         guard key.isStrong else { return nil }
-        return delegate.move()
+        return Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue()
     }
 
     /// Calls `body` with the delegate, without retaining or releasing it. The caller keeps it alive: by
     /// holding the object that its weak load returned, or, for a strong delegate, by reading the storage.
     ///
-    /// The delegate's bits are moved out of a stack copy and moved back after `body`, so that this function
-    /// never owns a reference; `body` borrows the value, as any closure parameter, and copies it if it keeps it.
+    /// The delegate's bits are copied into a stack value that is moved out and back around `body`, so that this
+    /// function never owns a reference; `body` borrows the value, as any closure parameter, and copies it if
+    /// it keeps it.
     @inlinable
     @inline(always)
-    func lend<Result, Failure: Error>(_ body: (Delegate) throws(Failure) -> Result) throws(Failure) -> Result {
+    func lend<Delegate, Result, Failure: Error>(
+        as type: Delegate.Type, _ body: (Delegate) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer throws(Failure) in
             let copy = buffer.baseAddress!
             UnsafeMutableRawPointer(copy).copyMemory(from: delegate, byteCount: MemoryLayout<Delegate>.size)
@@ -288,16 +293,44 @@ struct _Slot<Delegate> {
     }
 
     /// A strong reference to the delegate, for a caller that keeps it past its turn; the caller keeps it alive
-    /// meanwhile, as for ``lend(_:)``.
+    /// meanwhile, as for ``lend(as:_:)``.
     @inlinable
     @inline(always)
-    var copyOfDelegate: Delegate {
-        delegate.pointee
+    func copyOfDelegate<Delegate>(as type: Delegate.Type) -> Delegate {
+        UnsafeRawPointer(delegate).load(as: Delegate.self)
     }
 
     /// How the multicast holds the delegate: the key's strong bit, set when the slot is filled, never changes.
-    @inlinable
     var retention: Retention {
         key.isStrong ? .strong : .weak
+    }
+}
+
+extension _Slot {
+    /// The object that `delegate` is, and the value to store for it; nil if `delegate` is not a class instance.
+    ///
+    /// A class instance is stored first in every representation of a delegate type that can hold one (a class,
+    /// a class-bound existential, the inline buffer of any other existential), where the multicast reads it
+    /// without a dynamic cast. The exceptions: `any Error`, which a multicast refuses, and an `Any` that holds
+    /// another existential, which it keeps in a box (a value wrapped twice by generic code); such a value is
+    /// unwrapped by a cast, and stored unboxed.
+    @inlinable
+    static func registrant<Delegate>(_ delegate: Delegate) -> (object: AnyObject, value: Delegate)? {
+        guard let object = object(of: delegate) else { return nil }
+        if Delegate.self == Any.self {
+            return (object, unsafeBitCast(object as Any, to: Delegate.self))
+        }
+        return (object, delegate)
+    }
+
+    /// The object that `delegate` is, or nil if it is not a class instance.
+    @inlinable
+    static func object<Delegate>(of delegate: Delegate) -> AnyObject? {
+        guard type(of: delegate as Any) is AnyObject.Type else { return nil }
+        if Delegate.self == Any.self {
+            return delegate as AnyObject
+        }
+        let object = withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
+        return object.takeUnretainedValue()  // kept alive by `delegate`
     }
 }

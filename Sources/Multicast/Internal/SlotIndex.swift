@@ -5,22 +5,20 @@
 /// stored but read from the slot. Buckets may hold slots whose object died, until the storage is rebuilt;
 /// so one address may appear twice, for a dead delegate and a new object that the allocator placed at its
 /// address, and a lookup checks each slot it finds (see ``_Registry/find(_:)``).
-@usableFromInline
 struct _SlotIndex {
     /// Slot positions; `-1` for an empty bucket. The count is a power of two.
-    @usableFromInline
     var buckets: [Int32]
 
-    /// Buckets in use.
-    @usableFromInline
-    var count = 0
+    /// The number of buckets.
+    var size: Int { buckets.count }
 
-    /// `Int.bitWidth - log2(buckets.count)`: the hash is the high bits of a multiplicative hash of the address.
-    @usableFromInline
-    var shift: Int
+    /// Buckets in use.
+    private(set) var count = 0
+
+    /// `Int.bitWidth - log2(size)`: the hash is the high bits of a multiplicative hash of the address.
+    let shift: Int
 
     /// An index with room for `capacity` positions before it must grow.
-    @inlinable
     init(capacity: Int) {
         let size = Self.size(forCapacity: capacity)
         buckets = Array(repeating: -1, count: size)
@@ -28,7 +26,6 @@ struct _SlotIndex {
     }
 
     /// The number of buckets that holds `capacity` positions at a load of three quarters at most.
-    @inlinable
     static func size(forCapacity capacity: Int) -> Int {
         var size = 8
         while size * 3 < capacity * 4 { size *= 2 }
@@ -36,9 +33,8 @@ struct _SlotIndex {
     }
 
     /// Empties the index, keeping its buckets if they are the size that `capacity` positions need.
-    @usableFromInline
     mutating func removeAll(keepingRoomFor capacity: Int) {
-        guard Self.size(forCapacity: capacity) == buckets.count else {
+        guard Self.size(forCapacity: capacity) == size else {
             self = _SlotIndex(capacity: capacity)
             return
         }
@@ -47,54 +43,61 @@ struct _SlotIndex {
     }
 
     /// Whether one more position fits without exceeding a load of three quarters.
-    @inlinable
+    @inline(always)
     var hasRoom: Bool {
-        (count + 1) * 4 <= buckets.count * 3
+        (count + 1) * 4 <= size * 3
     }
 
     /// The first bucket to probe for `address`: Fibonacci hashing, the high bits of the address times the word
     /// size's power of two divided by the golden ratio.
-    @inlinable
+    @inline(always)
     func home(of address: UInt) -> Int {
         Int(truncatingIfNeeded: (address &* Self.multiplier) >> UInt(shift))
     }
 
     #if _pointerBitWidth(_64)
-    @inlinable
+    @inline(always)
     static var multiplier: UInt { 0x9E37_79B9_7F4A_7C15 }  // 2^64 / φ
     #else
-    @inlinable
-    static var multiplier: UInt { 0x9E37_79B9 }  // 2^32 / φ, for 32-bit watchOS
+    @inline(always)
+    static var multiplier: UInt { 0x9E37_79B9 }  // 2^32 / φ, for 32-bit platforms such as watchOS on arm64_32
     #endif
 
-    /// Calls `body` with each bucket that may hold `address`'s slot, until it returns true; returns that
-    /// bucket, or nil.
-    @inlinable
-    func firstBucket(for address: UInt, where body: (_ position: Int) -> Bool) -> Int? {
-        let mask = buckets.count - 1
+    /// The position that `bucket` holds, or nil if it is empty: where a probe run ends.
+    @inline(always)
+    func position(inBucket bucket: Int) -> Int? {
+        let position = buckets[bucket]
+        return position >= 0 ? Int(position) : nil
+    }
+
+    /// The bucket to probe after `bucket`.
+    @inline(always)
+    func bucket(after bucket: Int) -> Int {
+        (bucket + 1) & (size - 1)
+    }
+
+    /// The bucket that holds `position`, the slot of `address`, which the index lists.
+    func bucket(holding position: Int, address: UInt) -> Int {
         var bucket = home(of: address)
-        while buckets[bucket] >= 0 {
-            if body(Int(buckets[bucket])) { return bucket }
-            bucket = (bucket + 1) & mask
+        while buckets[bucket] != Int32(truncatingIfNeeded: position) {
+            precondition(buckets[bucket] >= 0, "the index does not list slot \(position)")
+            bucket = self.bucket(after: bucket)
         }
-        return nil
+        return bucket
     }
 
     /// Adds `position`, the slot of `address`. There must be room.
-    @inlinable
     mutating func insert(_ position: Int, address: UInt) {
         precondition(position < Int(Int32.max), "Multicast holds at most \(Int32.max) delegates")
-        let mask = buckets.count - 1
         var bucket = home(of: address)
-        while buckets[bucket] >= 0 { bucket = (bucket + 1) & mask }
-        buckets[bucket] = Int32(position)
+        while buckets[bucket] >= 0 { bucket = self.bucket(after: bucket) }
+        buckets[bucket] = Int32(truncatingIfNeeded: position)
         count += 1
     }
 
     /// Empties `bucket`, moving later entries of its probe run back so that every lookup still finds them.
-    @inlinable
     mutating func remove(bucket: Int, address: (_ position: Int) -> UInt) {
-        let mask = buckets.count - 1
+        let mask = size - 1
         var hole = bucket
         var next = (hole + 1) & mask
         while buckets[next] >= 0 {

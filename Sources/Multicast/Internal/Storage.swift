@@ -19,38 +19,39 @@ struct _StorageHeader {
 /// allowed: no pass reads there. The registry keeps every storage alive while a pass reads it, so passes do
 /// not retain it.
 ///
-/// One allocation holds the header, then the slot states, then the delegates, each array at the alignment of
-/// its type; its addresses never change, and the storage keeps them in constants, which an unoptimized build
-/// reads as cheaply as an optimized one.
+/// One allocation holds the header, then the slot states, then the delegates' bits, each array at the
+/// alignment of its type; its addresses never change, and the storage keeps them in constants, which an
+/// unoptimized build reads as cheaply as an optimized one.
 @usableFromInline
-final class _Storage<Delegate> {
+final class _Storage {
     @usableFromInline
     let header: UnsafeMutablePointer<_StorageHeader>
 
-    /// The first slot; slot `position` is `base.advanced(by: position)`.
+    /// The first slot; slot `position` is ``slot(at:)``.
     @usableFromInline
-    let base: _Slot<Delegate>
+    let base: _Slot
+
+    /// How the delegates' bits are laid out.
+    @usableFromInline
+    let layout: _DelegateLayout
 
     /// Slots the storage has room for.
-    @usableFromInline
     let capacity: Int
 
-    @usableFromInline
-    init(capacity: Int) {
+    init(capacity: Int, layout: _DelegateLayout) {
         let capacity = Swift.max(capacity, 1)
         func rounded(_ offset: Int, to alignment: Int) -> Int { (offset + alignment - 1) & -alignment }
         let statesOffset = rounded(MemoryLayout<_StorageHeader>.stride, to: MemoryLayout<_SlotState>.alignment)
-        let delegatesOffset = rounded(
-            statesOffset + capacity * MemoryLayout<_SlotState>.stride, to: MemoryLayout<Delegate>.alignment)
+        let delegatesOffset = rounded(statesOffset + capacity * MemoryLayout<_SlotState>.stride, to: layout.alignment)
         let memory = UnsafeMutableRawPointer.allocate(
-            byteCount: delegatesOffset + capacity * MemoryLayout<Delegate>.stride,
+            byteCount: delegatesOffset + capacity * layout.stride,
             alignment: Swift.max(
-                MemoryLayout<_StorageHeader>.alignment, MemoryLayout<_SlotState>.alignment,
-                MemoryLayout<Delegate>.alignment))
+                MemoryLayout<_StorageHeader>.alignment, MemoryLayout<_SlotState>.alignment, layout.alignment))
         header = memory.initializeMemory(as: _StorageHeader.self, repeating: _StorageHeader(), count: 1)
         base = _Slot(
             state: (memory + statesOffset).bindMemory(to: _SlotState.self, capacity: capacity),
-            delegate: (memory + delegatesOffset).bindMemory(to: Delegate.self, capacity: capacity))
+            delegate: memory + delegatesOffset)
+        self.layout = layout
         self.capacity = capacity
     }
 
@@ -74,54 +75,50 @@ final class _Storage<Delegate> {
         UnsafeMutableRawPointer(header).assumingMemoryBound(to: Int.self)
     }
 
-    /// Where a pass over the storage starts: its first slot, its slot count, and its ``_Readers`` word.
-    @inlinable
+    /// The slot at `position`, which is below the capacity.
     @inline(always)
-    var passStart: (base: _Slot<Delegate>, count: Int, readers: UnsafeMutablePointer<Int>) {
-        (base, count, readers)
+    func slot(at position: Int) -> _Slot {
+        assert(position >= 0 && position < capacity, "a slot past the storage's capacity")
+        return base.advanced(by: position, stride: layout.stride)
     }
 
-    /// The slot at `position`.
-    @inlinable
-    func slot(at position: Int) -> _Slot<Delegate> {
-        base.advanced(by: position)
-    }
-}
-
-extension _Storage {
     /// The key of the slot at `position`.
-    @inlinable
+    @inline(always)
     func key(at position: Int) -> _SlotKey {
         slot(at: position).key
     }
 
     /// The address of the object of the slot at `position`, read without touching the object.
-    @inlinable
+    @inline(always)
     func address(at position: Int) -> UInt {
         slot(at: position).address
     }
 
     /// Whether a pass may call the delegate at `position` (see ``_Slot/liveness``).
-    @inlinable
+    @inline(always)
     func liveness(at position: Int) -> _Liveness {
         slot(at: position).liveness
     }
 
     /// Destroys what the slot at `position` owns (see ``_Slot/release()``).
-    @inlinable
-    func release(at position: Int) -> Delegate? {
+    @inline(always)
+    func release(at position: Int) -> AnyObject? {
         slot(at: position).release()
     }
 
-    /// Appends a registration; the caller has checked that there is room.
-    @inlinable
-    func append(_ delegate: Delegate, object: AnyObject, key: _SlotKey) {
-        slot(at: count).occupy(with: delegate, object: object, key: key)
+    /// Appends a registration: the bits of a delegate at `value`, whose object is `object`. There must be room.
+    func append(bitsOf value: UnsafeRawPointer, object: AnyObject, key: _SlotKey) {
+        precondition(count < capacity, "appending to a full storage")
+        slot(at: count).occupy(withBitsOf: value, size: layout.size, object: object, key: key)
         count += 1
     }
 
+    /// Drops the last slot, which the caller has just appended and released.
+    func dropLast() {
+        count -= 1
+    }
+
     /// Destroys what every slot owns; no pass may be reading the storage.
-    @inlinable
     func releaseAll() {
         for position in 0..<count {
             _ = release(at: position)
@@ -131,7 +128,6 @@ extension _Storage {
 
     /// The position of the slot of registration `registration`, if this storage holds it. Slots are in
     /// registration order, so this is a binary search.
-    @inlinable
     func position(ofRegistration registration: Int64) -> Int? {
         var (low, high) = (0, count)
         while low < high {
@@ -144,7 +140,6 @@ extension _Storage {
     }
 
     /// Marks the slot of registration `registration` removed, if this storage holds it and it is not already.
-    @inlinable
     func markRemoved(registration: Int64) {
         if let position = position(ofRegistration: registration) {
             markRemoved(at: position)
@@ -152,7 +147,7 @@ extension _Storage {
     }
 
     /// Marks the slot at `position` removed, so that no pass calls it, unless it is already.
-    @inlinable
+    @inline(always)
     func markRemoved(at position: Int) {
         let slot = slot(at: position)
         let key = slot.key
@@ -161,32 +156,31 @@ extension _Storage {
 
     /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and
     /// has room for them, in order; the removed slots stay here, and are released with the storage. The
-    /// objects of live weak delegates go to `keepers` (see ``_Slot/transfer(to:sourceIsRead:keepers:)``).
-    @inlinable
+    /// objects of live weak delegates go to `keepers` (see ``_Slot/transfer(to:size:sourceIsRead:keepers:)``).
     func transferRegistrations(to target: _Storage, sourceIsRead: Bool, keepers: inout [AnyObject]) {
         var moved = 0
         for position in 0..<count where key(at: position).isCallable {
-            slot(at: position).transfer(to: target.slot(at: moved), sourceIsRead: sourceIsRead, keepers: &keepers)
+            slot(at: position).transfer(
+                to: target.slot(at: moved), size: layout.size, sourceIsRead: sourceIsRead, keepers: &keepers)
             moved += 1
         }
         target.count = moved
     }
 
     /// Drops the removed slots, moving the others down in order; no pass may be reading the storage. Appends
-    /// the strong delegates of the dropped slots to `released`, and the objects of the moved weak delegates to
-    /// `keepers`.
-    @inlinable
-    func compactInPlace(released: inout [Delegate], keepers: inout [AnyObject]) {
+    /// the objects of the dropped strong delegates, and of the moved weak delegates that need keeping, to
+    /// `objects`, to be released after the lock is let go of.
+    func compactInPlace(_ objects: inout [AnyObject]) {
         var kept = 0
         for position in 0..<count {
             let slot = slot(at: position)
             if slot.key.isCallable {
                 if kept != position {
-                    slot.transfer(to: self.slot(at: kept), sourceIsRead: false, keepers: &keepers)
+                    slot.transfer(to: self.slot(at: kept), size: layout.size, sourceIsRead: false, keepers: &objects)
                 }
                 kept += 1
-            } else if let delegate = slot.release() {
-                released.append(delegate)
+            } else if let object = slot.release() {
+                objects.append(object)
             }
         }
         count = kept

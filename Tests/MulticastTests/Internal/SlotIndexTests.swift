@@ -15,8 +15,14 @@ import Testing
         index.insert(addresses.count - 1, address: address)
     }
 
+    /// The bucket that lists `position`, found as lookups find it: along the probe run from its home.
     func find(_ position: Int) -> Int? {
-        index.firstBucket(for: addresses[position]) { $0 == position }
+        var bucket = index.home(of: addresses[position])
+        while let listed = index.position(inBucket: bucket) {
+            if listed == position { return bucket }
+            bucket = index.bucket(after: bucket)
+        }
+        return nil
     }
 
     mutating func remove(_ position: Int) {

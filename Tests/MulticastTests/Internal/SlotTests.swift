@@ -15,11 +15,15 @@ import Testing
     }
 
     /// The slots under test; the storage releases what they still own when the test ends.
-    let storage = _Storage<any Listener>(capacity: 4)
+    static let layout = _DelegateLayout(of: (any Listener).self)
+    let storage = _Storage(capacity: 4, layout: layout)
 
     func occupy(_ position: Int, with target: Target, strong: Bool) {
-        storage.slot(at: position).occupy(
-            with: target, object: target, key: _SlotKey(registration: Int64(position + 1), strong: strong))
+        withUnsafePointer(to: target as any Listener) { value in
+            storage.slot(at: position).occupy(
+                withBitsOf: value, size: Self.layout.size, object: target,
+                key: _SlotKey(registration: Int64(position + 1), strong: strong))
+        }
         storage.count = max(storage.count, position + 1)
     }
 
@@ -84,7 +88,7 @@ import Testing
             let deallocated = CallLog()
             var target: Target? = Target { deallocated.append("target") }
             occupy(0, with: target!, strong: strong)
-            let answer = storage.slot(at: 0).lend { _ -> Int in
+            let answer = storage.slot(at: 0).lend(as: (any Listener).self) { _ -> Int in
                 if strong {
                     _ = storage.release(at: 0)  // the storage's reference, the last one
                 }
@@ -101,7 +105,7 @@ import Testing
         occupy(0, with: target, strong: true)
         let before = _getRetainCount(target)
         #expect(throws: Stop(name: "body")) {
-            try storage.slot(at: 0).lend { _ in throw Stop(name: "body") }
+            try storage.slot(at: 0).lend(as: (any Listener).self) { _ in throw Stop(name: "body") }
         }
         #expect(_getRetainCount(target) == before)
         #expect(storage.release(at: 0) === target)
@@ -112,9 +116,10 @@ import Testing
             let target = Target()
             occupy(0, with: target, strong: strong)
             let before = _getRetainCount(target)
-            let copy = _Storage<any Listener>(capacity: 1)
+            let copy = _Storage(capacity: 1, layout: Self.layout)
             var keepers: [AnyObject] = []
-            storage.slot(at: 0).transfer(to: copy.slot(at: 0), sourceIsRead: true, keepers: &keepers)
+            storage.slot(at: 0).transfer(
+                to: copy.slot(at: 0), size: Self.layout.size, sourceIsRead: true, keepers: &keepers)
             copy.count = 1
             // With the Objective-C runtime, a weak delegate's object is held until after the lock (see `transfer`).
             #if _runtime(_ObjC)
@@ -131,7 +136,7 @@ import Testing
                 Issue.record("the copy does not hold the delegate once the source is released")
             }
             if case .dead = copy.liveness(at: 0) { Issue.record("the copy lost the weak delegate") }
-            #expect(copy.slot(at: 0).lend { $0 === target })
+            #expect(copy.slot(at: 0).lend(as: (any Listener).self) { $0 === target })
             _ = copy.release(at: 0)
             #expect(_getRetainCount(target) == before - (strong ? 1 : 0))
         }
@@ -143,13 +148,14 @@ import Testing
             occupy(1, with: target, strong: strong)
             let before = _getRetainCount(target)
             var keepers: [AnyObject] = []
-            storage.slot(at: 1).transfer(to: storage.slot(at: 0), sourceIsRead: false, keepers: &keepers)
+            storage.slot(at: 1).transfer(
+                to: storage.slot(at: 0), size: Self.layout.size, sourceIsRead: false, keepers: &keepers)
             keepers.removeAll()
             #expect(_getRetainCount(target) == before)
             #expect(!storage.key(at: 1).ownsReferences)
             #expect(storage.release(at: 1) == nil)
             #expect(storage.key(at: 0).isCallable)
-            #expect(storage.slot(at: 0).lend { $0 === target })
+            #expect(storage.slot(at: 0).lend(as: (any Listener).self) { $0 === target })
             _ = storage.release(at: 0)
             storage.count = 0
         }

@@ -1,0 +1,149 @@
+/// A multicast's state: its registry, the lock that guards it, and the rules for changing it.
+///
+/// Every change goes through ``change(_:)``: it runs under the lock, leaves what it released to a
+/// ``_Garbage``, and that garbage is let go of after unlocking, in one place. The core knows the delegates only
+/// by their objects and their bits (see ``_Slot``), so none of it is generic: a debug build runs it as compiled,
+/// with no generic metadata to look up.
+@usableFromInline
+final class _Core {
+    @usableFromInline
+    let lock: _Lock
+
+    /// Reached only with the lock held. In memory of its own, at an address that the core keeps in a
+    /// constant, so that changing it needs no exclusivity check.
+    @usableFromInline
+    let registry: UnsafeMutablePointer<_Registry>
+
+    init(layout: _DelegateLayout) {
+        lock = _Lock()
+        registry = .allocate(capacity: 1)
+        registry.initialize(to: _Registry(layout: layout))
+    }
+
+    deinit {
+        registry.deinitialize(count: 1)
+        registry.deallocate()
+    }
+
+    /// Runs `body` with the registry, under the lock. `body` must not call out to user code.
+    @inlinable
+    @inline(always)
+    func withLock<Result>(_ body: (inout _Registry) -> Result) -> Result {
+        lock.lock()
+        let result = body(&registry.pointee)
+        lock.unlock()
+        return result
+    }
+
+    /// Runs `change` on the registry with the lock held, then releases what it left to release, with the lock
+    /// let go of: the one place that does.
+    func change<Result>(_ change: (inout _Registry, inout _Garbage) -> Result) -> Result {
+        var garbage = _Garbage()
+        lock.lock()
+        let result = change(&registry.pointee, &garbage)
+        #if MULTICAST_INTERNAL_CHECKS
+        registry.pointee.checkInvariants()
+        #endif
+        lock.unlock()
+        garbage.release()
+        return result
+    }
+
+    /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
+    /// is registered already; returns whether it was added, or nil if it is being deallocated.
+    @usableFromInline
+    func add(bitsOf value: UnsafeRawPointer, object: AnyObject, strong: Bool) -> Bool? {
+        var mayGrow = false
+        while true {
+            switch change({ $0.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &$1) }) {
+            case .added: return true
+            case .alreadyRegistered: return false
+            case .deallocating: return nil
+            case .full:
+                // Before growing, reclaim the slots of dead delegates: growth is by three quarters, so this
+                // scan is amortized O(1) per add.
+                reclaimDeadDelegates()
+                mayGrow = true
+            }
+        }
+    }
+
+    /// Unregisters `object`; returns false if it was not registered.
+    @usableFromInline
+    func remove(_ object: AnyObject) -> Bool {
+        change { $0.remove(object, &$1) }
+    }
+
+    /// Unregisters everything.
+    @usableFromInline
+    func removeAll() {
+        change { $0.removeAll(&$1) }
+    }
+
+    /// Whether `object` is registered.
+    @usableFromInline
+    func contains(_ object: AnyObject) -> Bool {
+        lock.lock()
+        let found = registry.pointee.find(object) != nil
+        lock.unlock()
+        return found
+    }
+
+    /// Whether a pass that visited `visited` slots and found `dead` weak delegates dead among them should
+    /// reclaim them: when they are a quarter of the slots or more. With the reclaim before a storage grows
+    /// (see ``add(bitsOf:object:strong:)``), this bounds the slots that dead delegates take.
+    @inlinable
+    @inline(always)
+    static func isWorthReclaiming(dead: Int, visited: Int) -> Bool {
+        dead > 0 && dead &* 4 >= visited
+    }
+
+    /// What a pass does as it ends, when it was the last reader of a storage whose registry waits for its
+    /// readers, or when it found enough dead delegates to reclaim.
+    @usableFromInline
+    @inline(never)
+    func passEnded(collect: Bool, reclaim: Bool) {
+        if collect { change { $0.collect(&$1) } }
+        if reclaim { reclaimDeadDelegates() }
+    }
+
+    /// Unregisters the weak delegates that have died.
+    ///
+    /// Finding them takes a weak load of every delegate, which must happen outside the lock: the load retains
+    /// the object, and if the last other reference goes meanwhile, releasing it runs the object's deinit,
+    /// which may call back into this multicast. So a pass finds them, and the registry checks each again.
+    func reclaimDeadDelegates() {
+        var dead: [(position: Int, key: _SlotKey)] = []
+        do {
+            var pass = _Pass(self)
+            while let found = pass.nextDead() {
+                dead.append(found)
+            }
+            // The pass counted no dead delegate, so it does not reclaim again as it ends.
+        }
+        if !dead.isEmpty {
+            change { $0.reclaim(dead, &$1) }
+        }
+    }
+}
+
+/// What a registry change leaves to release once the lock is let go of: a delegate's deinit may call back into
+/// the multicast, so no reference that may be an object's last is dropped under the lock.
+struct _Garbage {
+    /// Objects whose last release must wait: strong delegates that removed slots owned, and, with the
+    /// Objective-C runtime, the objects of weak delegates held while their references were copied or moved.
+    var objects: [AnyObject] = []
+
+    /// Storages that no pass reads any more.
+    var storages: [_Storage] = []
+
+    /// Releases everything; call it after unlocking. Each storage's slots are released before the storage
+    /// goes, so that a delegate's deinit that uses the multicast finds it consistent.
+    consuming func release() {
+        var next = 0
+        while next < storages.count {  // not `for in`, which an unoptimized build runs as generic calls
+            storages[next].releaseAll()
+            next += 1
+        }
+    }
+}
