@@ -83,7 +83,7 @@ struct _WeakMirrorChild: CustomReflectable, CustomDebugStringConvertible {
     weak var object: AnyObject?
 
     init<Delegate>(delegate: Delegate) {
-        object = _Slot.object(of: delegate)
+        object = _Slot.object(of: delegate, knownToBeOne: false)?.takeUnretainedValue()
     }
 
     var debugDescription: String {

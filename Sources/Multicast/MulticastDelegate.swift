@@ -88,7 +88,9 @@ public final class MulticastDelegate<Delegate> {
     ///   a struct, an enum, a tuple or a metatype. Declare a protocol for the events instead.
     public init() {
         Self._refuseUnfitDelegateType()
-        _core = _Core(layout: _DelegateLayout(of: Delegate.self))
+        _core = _Core(
+            layout: _DelegateLayout(of: Delegate.self), delegatesAreReferences: _Slot.valuesAreReferences(Delegate.self)
+        )
     }
 
     /// Adds a delegate, held weakly, after those already registered.
@@ -126,12 +128,20 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func add(_ delegate: Delegate, retention: Retention) -> Bool {
-        guard let (object, value) = _Slot.registrant(delegate) else { Self._refuseNonClass(type(of: delegate as Any)) }
-        if object === self { Self._refuseSelf() }
-        let added = withUnsafePointer(to: value) {
-            _core.add(bitsOf: $0, object: object, strong: retention.isStrong)
+        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+            Self._refuseNonClass(type(of: delegate as Any))
         }
-        guard let added else { Self._refuseDeallocating(type(of: object)) }
+        if object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
+        let strong = retention.isStrong
+        // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
+        // object itself.
+        let added =
+            Delegate.self == Any.self
+            ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
+                _core.add(bitsOf: $0, object: object, strong: strong)
+            }
+            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong) }
+        guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
         return added
     }
 
@@ -151,7 +161,9 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
-        guard let object = _Slot.object(of: delegate) else { return false }
+        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+            return false
+        }
         return _core.remove(object)
     }
 
@@ -170,7 +182,9 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(1).
     @inlinable
     public func contains(_ delegate: Delegate) -> Bool {
-        guard let object = _Slot.object(of: delegate) else { return false }
+        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+            return false
+        }
         return _core.contains(object)
     }
 

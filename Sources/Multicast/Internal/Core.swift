@@ -14,7 +14,13 @@ final class _Core {
     @usableFromInline
     let registry: UnsafeMutablePointer<_Registry>
 
-    init(layout: _DelegateLayout) {
+    /// Whether every value of the delegates' type is a class reference, which ``_Slot/object(of:knownToBeOne:)``
+    /// then reads without a dynamic cast.
+    @usableFromInline
+    let delegatesAreReferences: Bool
+
+    init(layout: _DelegateLayout, delegatesAreReferences: Bool) {
+        self.delegatesAreReferences = delegatesAreReferences
         lock = _Lock()
         registry = .allocate(capacity: 1)
         registry.initialize(to: _Registry(layout: layout))
@@ -51,8 +57,11 @@ final class _Core {
 
     /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
     /// is registered already; returns whether it was added, or nil if it is being deallocated.
+    ///
+    /// Objects pass through the core unretained, as `Unmanaged`, which an unoptimized build does not retain
+    /// and release at every step, as it does an `AnyObject`: the caller keeps them alive.
     @usableFromInline
-    func add(bitsOf value: UnsafeRawPointer, object: AnyObject, strong: Bool) -> Bool? {
+    func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> Bool? {
         var mayGrow = false
         while true {
             switch change({ $0.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &$1) }) {
@@ -70,7 +79,7 @@ final class _Core {
 
     /// Unregisters `object`; returns false if it was not registered.
     @usableFromInline
-    func remove(_ object: AnyObject) -> Bool {
+    func remove(_ object: Unmanaged<AnyObject>) -> Bool {
         change { $0.remove(object, &$1) }
     }
 
@@ -82,7 +91,7 @@ final class _Core {
 
     /// Whether `object` is registered.
     @usableFromInline
-    func contains(_ object: AnyObject) -> Bool {
+    func contains(_ object: Unmanaged<AnyObject>) -> Bool {
         lock.lock()
         let found = registry.pointee.find(object) != nil
         lock.unlock()

@@ -68,24 +68,34 @@ struct _Registry {
 extension _Registry {
     /// The address that the index files `object` under.
     @inline(always)
-    static func address(of object: AnyObject) -> UInt {
-        UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    static func address(of object: Unmanaged<AnyObject>) -> UInt {
+        UInt(bitPattern: object.toOpaque())
     }
 
-    /// Where `object` is registered, if it is: its bucket in the index and its slot.
+    /// Where a registered object is: its bucket in the index, and its slot's position in the current storage.
+    /// (A struct, not a tuple, whose optional an unoptimized build would build metadata for at every lookup.)
+    struct Found {
+        var bucket: Int
+        var position: Int
+    }
+
+    /// Where `object` is registered, if it is.
     ///
     /// A slot found by address holds `object` if it may be called and, for a weak delegate, its weak load
     /// returns `object`. That weak load under the lock is safe: it can only load `object` itself, which the
-    /// caller keeps alive, or nil (a delegate that died at what is now `object`'s address).
+    /// caller keeps alive, or nil (a delegate that died at what is now `object`'s address). (Mutating, though
+    /// the registry does not change, so that an unoptimized build does not copy the registry to call it.)
     @inline(always)
-    func find(_ object: AnyObject) -> (bucket: Int, position: Int)? {
+    mutating func find(_ object: Unmanaged<AnyObject>) -> Found? {
         let address = Self.address(of: object)
+        let storage = storage
         var bucket = index.home(of: address)
         while let position = index.position(inBucket: bucket) {
             if storage.address(at: position) == address {
                 switch storage.liveness(at: position) {
-                case .strong: return (bucket, position)
-                case .weak(let keeper) where keeper === object: return (bucket, position)
+                case .strong: return Found(bucket: bucket, position: position)
+                case .weak(let keeper) where Self.address(of: .passUnretained(keeper)) == address:
+                    return Found(bucket: bucket, position: position)
                 case .weak, .unregistered, .dead: break
                 }
             }
@@ -107,7 +117,8 @@ extension _Registry {
 
     /// Registers `object`, whose delegate's bits are at `value`, at the end, unless it is registered already.
     mutating func add(
-        bitsOf value: UnsafeRawPointer, object: AnyObject, strong: Bool, mayGrow: Bool, _ garbage: inout _Garbage
+        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, mayGrow: Bool,
+        _ garbage: inout _Garbage
     ) -> AddOutcome {
         if find(object) != nil {
             return .alreadyRegistered
@@ -123,7 +134,7 @@ extension _Registry {
         }
         // An object in its deinit could never be called: a weak reference to it is nil from the start, though
         // the caller holds it, and a strong delegate would be kept past its deinit. It is refused.
-        if strong && _WeakReference(object).object == nil {
+        if strong && _WeakReference(object.takeUnretainedValue()).object == nil {
             return .deallocating
         }
         newestRegistration += 1
@@ -140,9 +151,9 @@ extension _Registry {
     }
 
     /// Unregisters `object`; returns false if it was not registered.
-    mutating func remove(_ object: AnyObject, _ garbage: inout _Garbage) -> Bool {
-        guard let (bucket, position) = find(object) else { return false }
-        unregister(at: position, bucket: bucket)
+    mutating func remove(_ object: Unmanaged<AnyObject>, _ garbage: inout _Garbage) -> Bool {
+        guard let found = find(object) else { return false }
+        unregister(at: found.position, bucket: found.bucket)
         compactIfSparse(&garbage)
         collect(&garbage)
         return true

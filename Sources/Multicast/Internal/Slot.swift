@@ -131,7 +131,7 @@ struct _DelegateLayout: Sendable {
 ///
 /// Every trick that Multicast plays with a delegate's representation is here, under one invariant:
 ///
-/// - The first word of a stored delegate is its object's address: ``registrant(_:)`` stores a value that
+/// - The first word of a stored delegate is its object's address: `MulticastDelegate.add` stores a value that
 ///   boxes its object only after unboxing it. So the address can be read without touching the object, which
 ///   may be dead, and a delegate is owned by owning its object.
 /// - A slot is initialized by ``occupy(withBitsOf:size:object:key:)``. From then on only its key changes, with
@@ -214,12 +214,14 @@ struct _Slot {
 
     /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
     /// is `object`; a strong registration takes a count on `object`.
-    func occupy(withBitsOf value: UnsafeRawPointer, size: Int, object: AnyObject, key: _SlotKey) {
+    func occupy(withBitsOf value: UnsafeRawPointer, size: Int, object: Unmanaged<AnyObject>, key: _SlotKey) {
         delegate.copyMemory(from: value, byteCount: size)
         if key.isStrong {
-            _ = Unmanaged.passRetained(object)  // the slot's count, which `release()` gives back
+            _ = object.retain()  // the slot's count, which `release()` gives back
+            state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
+        } else {
+            state.initialize(to: _SlotState(key: key, reference: _WeakReference(object.takeUnretainedValue())))
         }
-        state.initialize(to: _SlotState(key: key, reference: _WeakReference(key.isStrong ? nil : object)))
     }
 
     /// Initializes the uninitialized `target` with this slot's registration, and appends the object of a live
@@ -307,30 +309,42 @@ struct _Slot {
 }
 
 extension _Slot {
-    /// The object that `delegate` is, and the value to store for it; nil if `delegate` is not a class instance.
+    /// The object that `delegate` is, unretained, or nil if it is not a class instance. `knownToBeOne` says that
+    /// every value of `Delegate` is a class reference (see ``valuesAreReferences(_:)``): then the object is read
+    /// from the value's first word, with no dynamic cast.
     ///
     /// A class instance is stored first in every representation of a delegate type that can hold one (a class,
-    /// a class-bound existential, the inline buffer of any other existential), where the multicast reads it
-    /// without a dynamic cast. The exceptions: `any Error`, which a multicast refuses, and an `Any` that holds
-    /// another existential, which it keeps in a box (a value wrapped twice by generic code); such a value is
-    /// unwrapped by a cast, and stored unboxed.
+    /// a class-bound existential, the inline buffer of any other existential). The exceptions: `any Error`,
+    /// which a multicast refuses, and an `Any` that holds another existential, which keeps it in a box (a value
+    /// wrapped twice by generic code); such a value is unwrapped by a cast, and a multicast of `Any` stores the
+    /// object itself (see ``MulticastDelegate/add(_:retention:)``). Either way `delegate` keeps the object alive.
     @inlinable
-    static func registrant<Delegate>(_ delegate: Delegate) -> (object: AnyObject, value: Delegate)? {
-        guard let object = object(of: delegate) else { return nil }
-        if Delegate.self == Any.self {
-            return (object, unsafeBitCast(object as Any, to: Delegate.self))
+    static func object<Delegate>(of delegate: Delegate, knownToBeOne: Bool) -> Unmanaged<AnyObject>? {
+        if !knownToBeOne {
+            guard type(of: delegate as Any) is AnyObject.Type else { return nil }
+            if Delegate.self == Any.self {
+                return Unmanaged.passUnretained(delegate as AnyObject)
+            }
         }
-        return (object, delegate)
+        return withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
     }
 
-    /// The object that `delegate` is, or nil if it is not a class instance.
-    @inlinable
-    static func object<Delegate>(of delegate: Delegate) -> AnyObject? {
-        guard type(of: delegate as Any) is AnyObject.Type else { return nil }
-        if Delegate.self == Any.self {
-            return delegate as AnyObject
+    /// Whether every value of `type` is a class reference, held in the value's first word: a class, or a
+    /// class-bound protocol or composition (`any P` where `P: AnyObject`, `AnyObject`, `C & P`).
+    ///
+    /// It reads the Swift runtime's type metadata, whose layout is part of its stable ABI: the metadata kind,
+    /// and for an existential, the flags after the kind word, whose top bit is clear for a class-bound one
+    /// (`ExistentialTypeFlags` in the runtime's `MetadataValues.h`).
+    static func valuesAreReferences<Delegate>(_ type: Delegate.Type) -> Bool {
+        switch _metadataKind(type) {
+        case 0, 0x305:  // a Swift class; an Objective-C class, wrapped
+            return true
+        case 0x303:  // an existential
+            let flags = unsafeBitCast(type as Any.Type, to: UnsafeRawPointer.self)
+                .load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
+            return flags & 0x8000_0000 == 0
+        default:
+            return false
         }
-        let object = withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
-        return object.takeUnretainedValue()  // kept alive by `delegate`
     }
 }

@@ -107,7 +107,7 @@ final class _Storage {
     }
 
     /// Appends a registration: the bits of a delegate at `value`, whose object is `object`. There must be room.
-    func append(bitsOf value: UnsafeRawPointer, object: AnyObject, key: _SlotKey) {
+    func append(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, key: _SlotKey) {
         precondition(count < capacity, "appending to a full storage")
         slot(at: count).occupy(withBitsOf: value, size: layout.size, object: object, key: key)
         count += 1

@@ -21,7 +21,7 @@ import Testing
     func occupy(_ position: Int, with target: Target, strong: Bool) {
         withUnsafePointer(to: target as any Listener) { value in
             storage.slot(at: position).occupy(
-                withBitsOf: value, size: Self.layout.size, object: target,
+                withBitsOf: value, size: Self.layout.size, object: .passUnretained(target),
                 key: _SlotKey(registration: Int64(position + 1), strong: strong))
         }
         storage.count = max(storage.count, position + 1)
