@@ -9,8 +9,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "_MulticastShims"),
-        .target(name: "Multicast", dependencies: ["_MulticastShims"]),
-        .testTarget(name: "MulticastTests", dependencies: ["Multicast", "MulticastChecks"]),
+        // The registry, storage and lock behind a multicast: a module of its own, so that an unoptimized build of
+        // Multicast inlines its hot paths (see "Writing the call path" in CONTRIBUTING.md).
+        .target(name: "_MulticastCore", dependencies: ["_MulticastShims"]),
+        .target(name: "Multicast", dependencies: ["_MulticastCore"]),
+        .testTarget(name: "MulticastTests", dependencies: ["Multicast", "_MulticastCore", "MulticastChecks"]),
         // Model-based fuzzing and concurrency stress, shared by the tests and by `MulticastStress`, which runs
         // them under valgrind and the sanitizers without a test runner. Neither is a product.
         .target(name: "MulticastChecks", dependencies: ["Multicast"]),
@@ -45,7 +48,7 @@ let checkSettings: [SwiftSetting] =
     Context.environment["MULTICAST_INTERNAL_CHECKS"] == nil ? [] : [.define("MULTICAST_INTERNAL_CHECKS")]
 
 // One set of Swift settings for every Swift target (the C targets' names start with an underscore).
-for target in package.targets where !target.name.hasPrefix("_") {
+for target in package.targets where !["_MulticastShims", "_BenchmarkSupport"].contains(target.name) {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

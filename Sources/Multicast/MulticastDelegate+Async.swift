@@ -1,3 +1,5 @@
+import _MulticastCore
+
 extension MulticastDelegate {
     /// Calls an async `body` with every delegate, one after another, in the order they were added, on the
     /// caller's actor.

@@ -1,6 +1,8 @@
 // What `print(events)`, `dump(events)` and `po events` show: the live delegates in call order, each with how
 // it is held.
 
+import _MulticastCore
+
 extension MulticastDelegate: CustomStringConvertible {
     /// The live delegates, in the order they are called, each with its retention.
     ///
@@ -72,7 +74,7 @@ extension MulticastDelegate {
         var pass = _Pass(_core)
         var keeper: AnyObject?
         while let slot = pass.next(keeping: &keeper) {
-            delegates.append((slot.copyOfDelegate(as: Delegate.self), slot.retention))
+            delegates.append((slot.copyOfDelegate(as: Delegate.self), slot.isStrong ? .strong : .weak))
         }
         return delegates
     }

@@ -2,6 +2,8 @@
 // is checked by its message in RefusalTests, in a child process that stops before it writes its coverage, so
 // CI's coverage figure leaves this file out.
 
+import _MulticastCore
+
 extension MulticastDelegate {
     @usableFromInline
     @inline(never)
@@ -88,8 +90,3 @@ extension MulticastDelegate {
         )
     }
 }
-
-/// The kind of the type's metadata: the Swift runtime's own function, which the standard library's reflection
-/// calls the same way.
-@_silgen_name("swift_getMetadataKind")
-func _metadataKind(_ type: Any.Type) -> UInt32

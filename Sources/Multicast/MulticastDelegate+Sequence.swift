@@ -1,3 +1,5 @@
+import _MulticastCore
+
 extension MulticastDelegate: Sequence {
     /// Iterates over the delegates, in the order they were added, for results from them.
     ///

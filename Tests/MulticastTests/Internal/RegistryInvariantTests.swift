@@ -4,6 +4,7 @@
 import Testing
 
 @testable import Multicast
+@testable import _MulticastCore
 
 @Suite struct RegistryInvariantTests {
     @Test func aChangeAfterTheInvariantBrokeStopsTheProgram() async throws {

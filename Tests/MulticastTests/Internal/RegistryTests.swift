@@ -2,6 +2,7 @@ import MulticastChecks
 import Testing
 
 @testable import Multicast
+@testable import _MulticastCore
 
 /// What a removal leaves behind while passes read the delegates: a removed delegate is skipped at once, and
 /// what it held, or an older list of delegates, is released once no pass reads it.

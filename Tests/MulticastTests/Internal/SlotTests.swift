@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Multicast
+@testable import _MulticastCore
 
 /// Each case of the invariant that `_Slot` states: what a slot owns, what it lends without a count, and what a
 /// transfer or a release leaves behind. Reference counts are read with the runtime's `_getRetainCount`; each
@@ -16,7 +17,8 @@ import Testing
 
     /// The slots under test; the storage releases what they still own when the test ends.
     static let layout = _DelegateLayout(of: (any Listener).self)
-    let storage = _Storage(capacity: 4, layout: layout)
+    let memory = _Storage(capacity: 4, layout: layout)
+    var storage: _Slots { memory.slots }
 
     func occupy(_ position: Int, with target: Target, strong: Bool) {
         withUnsafePointer(to: target as any Listener) { value in
@@ -116,7 +118,9 @@ import Testing
             let target = Target()
             occupy(0, with: target, strong: strong)
             let before = _getRetainCount(target)
-            let copy = _Storage(capacity: 1, layout: Self.layout)
+            let copyMemory = _Storage(capacity: 1, layout: Self.layout)
+            defer { extendLifetime(copyMemory) }  // `copy` reads its memory
+            let copy = copyMemory.slots
             var keepers: [AnyObject] = []
             storage.slot(at: 0).transfer(
                 to: copy.slot(at: 0), size: Self.layout.size, sourceIsRead: true, keepers: &keepers)

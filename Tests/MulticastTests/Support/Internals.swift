@@ -1,13 +1,14 @@
 @testable import Multicast
+@testable import _MulticastCore
 
 /// What the tests read of a multicast's inside, to check what its public members cannot show: how much memory
 /// it keeps, and what waits for the passes under way.
 extension MulticastDelegate {
     /// Slots the current storage uses, removed and dead ones included.
-    var slotsInUse: Int { _core.withLock { $0.storage.count } }
+    var slotsInUse: Int { _core.withLock { $0.slots.count } }
 
     /// Slots the current storage has room for.
-    var slotCapacity: Int { _core.withLock { $0.storage.capacity } }
+    var slotCapacity: Int { _core.withLock { $0.slots.capacity } }
 
     /// Older storages kept for the passes that still read them.
     var retiredStorages: Int { _core.withLock { $0.retired.count } }
@@ -17,7 +18,7 @@ extension MulticastDelegate {
 
     /// The current storage's readers word: the passes reading it, and the bit that asks the last to collect.
     /// For tests that no other thread uses the multicast in.
-    var readersWord: Int { _core.withLock { $0.storage.readers.pointee } }
+    var readersWord: Int { _core.withLock { $0.slots.readers.pointee } }
 
     /// The current storage, to tell whether a change replaced it.
     var storageIdentity: ObjectIdentifier { _core.withLock { ObjectIdentifier($0.storage) } }

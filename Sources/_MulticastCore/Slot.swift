@@ -46,6 +46,8 @@ struct _SlotKey: Equatable {
         self.rawValue = rawValue
     }
 
+    @inlinable
+    @inline(always)
     init(registration: Int64, strong: Bool) {
         precondition(
             registration > 0 && registration <= Self.maximumRegistration, "Multicast ran out of registration numbers")
@@ -62,15 +64,19 @@ struct _SlotKey: Equatable {
     var isStrong: Bool { rawValue & Self.strongBit != 0 }
 
     /// Whether the slot still owns its weak reference and, if strong, its delegate.
+    @inlinable
     @inline(always)
     var ownsReferences: Bool { rawValue & Self.releasedBit == 0 }
 
+    @inlinable
     @inline(always)
     var registration: Int64 { (rawValue & ~Self.removedBit) >> 2 }
 
+    @inlinable
     @inline(always)
     var removed: _SlotKey { _SlotKey(rawValue: rawValue | Self.removedBit) }
 
+    @inlinable
     @inline(always)
     var released: _SlotKey { _SlotKey(rawValue: rawValue | Self.releasedBit | Self.removedBit) }
 }
@@ -88,6 +94,8 @@ struct _SlotState {
     @usableFromInline
     var reference: _WeakReference
 
+    @inlinable
+    @inline(always)
     init(key: _SlotKey, reference: _WeakReference) {
         self.key = key.rawValue
         self.reference = reference
@@ -111,7 +119,7 @@ enum _Liveness {
 /// What the core knows of the delegates' type: how many bytes a value has, and how values are laid out in an
 /// array. Everything else it does with a delegate, it does with the object that the delegate is.
 @usableFromInline
-struct _DelegateLayout: Sendable {
+package struct _DelegateLayout: Sendable {
     @usableFromInline
     let size: Int
 
@@ -120,7 +128,7 @@ struct _DelegateLayout: Sendable {
 
     let alignment: Int
 
-    init<Delegate>(of type: Delegate.Type) {
+    package init<Delegate>(of type: Delegate.Type) {
         size = MemoryLayout<Delegate>.size
         stride = MemoryLayout<Delegate>.stride
         alignment = MemoryLayout<Delegate>.alignment
@@ -139,13 +147,13 @@ struct _DelegateLayout: Sendable {
 ///   ``transfer(to:size:sourceIsRead:keepers:)`` destroys or moves what it owns; each of those happens only
 ///   while no pass reads the storage.
 /// - The delegate's bits hold no reference count. A slot owns its weak reference and, when the key says
-///   ``Retention/strong``, one count on the delegate's object. A weak delegate's bits may be read only while
+///   strong, one count on the delegate's object. A weak delegate's bits may be read only while
 ///   the object that its weak reference loaded is held; a strong one's while the storage is read.
 ///
 /// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast, and what lets
 /// the rest of the core work without knowing the delegates' type.
 @usableFromInline
-struct _Slot {
+package struct _Slot {
     @usableFromInline
     let state: UnsafeMutablePointer<_SlotState>
 
@@ -186,6 +194,7 @@ struct _Slot {
     /// A relaxed store is enough: a pass that reads the key after `remove` returned (in the order that the
     /// lock or any other synchronization gives) sees it, by the coherence of one memory word; and nothing
     /// else that a pass reads changes with it.
+    @inlinable
     @inline(always)
     func storeKey(_ key: _SlotKey) {
         _multicast_store_relaxed_64(keyWord, key.rawValue)
@@ -207,6 +216,7 @@ struct _Slot {
     }
 
     /// The address of the slot's object, read without touching the object, which may be dead.
+    @inlinable
     @inline(always)
     var address: UInt {
         UnsafeRawPointer(delegate).load(as: UInt.self)
@@ -214,6 +224,8 @@ struct _Slot {
 
     /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
     /// is `object`; a strong registration takes a count on `object`.
+    @inlinable
+    @inline(always)
     func occupy(withBitsOf value: UnsafeRawPointer, size: Int, object: Unmanaged<AnyObject>, key: _SlotKey) {
         delegate.copyMemory(from: value, byteCount: size)
         if key.isStrong {
@@ -222,6 +234,14 @@ struct _Slot {
         } else {
             state.initialize(to: _SlotState(key: key, reference: _WeakReference(object.takeUnretainedValue())))
         }
+    }
+
+    /// Whether `object` is being deallocated (its deinit has started): a weak reference to it is nil from the
+    /// start, though the caller holds it.
+    @inlinable
+    @inline(always)
+    static func isDeallocating(_ object: Unmanaged<AnyObject>) -> Bool {
+        _WeakReference(object.takeUnretainedValue()).object == nil
     }
 
     /// Initializes the uninitialized `target` with this slot's registration, and appends the object of a live
@@ -259,6 +279,8 @@ struct _Slot {
     /// Destroys what the slot owns, and marks it released; returns a strong delegate's object, whose count the
     /// slot owned, so that the caller can release it outside the lock (its deinit may call back into the
     /// multicast). No pass may be reading the slot.
+    @inlinable
+    @inline(always)
     func release() -> AnyObject? {
         let key = key
         guard key.ownsReferences else { return nil }
@@ -276,7 +298,7 @@ struct _Slot {
     /// it keeps it.
     @inlinable
     @inline(always)
-    func lend<Delegate, Result, Failure: Error>(
+    package func lend<Delegate, Result, Failure: Error>(
         as type: Delegate.Type, _ body: (Delegate) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer throws(Failure) in
@@ -298,13 +320,13 @@ struct _Slot {
     /// meanwhile, as for ``lend(as:_:)``.
     @inlinable
     @inline(always)
-    func copyOfDelegate<Delegate>(as type: Delegate.Type) -> Delegate {
+    package func copyOfDelegate<Delegate>(as type: Delegate.Type) -> Delegate {
         UnsafeRawPointer(delegate).load(as: Delegate.self)
     }
 
     /// How the multicast holds the delegate: the key's strong bit, set when the slot is filled, never changes.
-    var retention: Retention {
-        key.isStrong ? .strong : .weak
+    package var isStrong: Bool {
+        key.isStrong
     }
 }
 
@@ -319,7 +341,7 @@ extension _Slot {
     /// wrapped twice by generic code); such a value is unwrapped by a cast, and a multicast of `Any` stores the
     /// object itself (see ``MulticastDelegate/add(_:retention:)``). Either way `delegate` keeps the object alive.
     @inlinable
-    static func object<Delegate>(of delegate: Delegate, knownToBeOne: Bool) -> Unmanaged<AnyObject>? {
+    package static func object<Delegate>(of delegate: Delegate, knownToBeOne: Bool) -> Unmanaged<AnyObject>? {
         if !knownToBeOne {
             guard type(of: delegate as Any) is AnyObject.Type else { return nil }
             if Delegate.self == Any.self {
@@ -335,7 +357,7 @@ extension _Slot {
     /// It reads the Swift runtime's type metadata, whose layout is part of its stable ABI: the metadata kind,
     /// and for an existential, the flags after the kind word, whose top bit is clear for a class-bound one
     /// (`ExistentialTypeFlags` in the runtime's `MetadataValues.h`).
-    static func valuesAreReferences<Delegate>(_ type: Delegate.Type) -> Bool {
+    package static func valuesAreReferences<Delegate>(_ type: Delegate.Type) -> Bool {
         switch _metadataKind(type) {
         case 0, 0x305:  // a Swift class; an Objective-C class, wrapped
             return true
@@ -348,3 +370,8 @@ extension _Slot {
         }
     }
 }
+
+/// The kind of the type's metadata: the Swift runtime's own function, which the standard library's reflection
+/// calls the same way.
+@_silgen_name("swift_getMetadataKind")
+package func _metadataKind(_ type: Any.Type) -> UInt32

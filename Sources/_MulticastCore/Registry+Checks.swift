@@ -2,23 +2,25 @@
 extension _Registry {
     /// Stops the program unless the registry's invariant holds (see ``_Registry``). `_Core.change(_:)` calls
     /// it after every change when the package is built with `MULTICAST_INTERNAL_CHECKS`, as CI's test runs are.
+    @usableFromInline
     func checkInvariants() {
         func check(_ condition: Bool, _ message: @autoclosure () -> String) {
             precondition(condition, "Multicast's internal check failed: \(message())")
         }
-        let count = storage.count
-        check(count <= storage.capacity, "\(count) slots in use in a storage of \(storage.capacity)")
+        check(slots.header == storage.slots.header, "the registry's slots are not its storage's")
+        let count = slots.count
+        check(count <= slots.capacity, "\(count) slots in use in a storage of \(slots.capacity)")
         var previous: Int64 = 0
         var registered = 0
         var owning: [Int] = []
         var owningStrong = 0
         for position in 0..<count {
-            let key = storage.key(at: position)
+            let key = slots.key(at: position)
             check(key.registration > previous, "the slot at \(position) is out of registration order")
             previous = key.registration
             if key.isCallable {
                 registered += 1
-                let address = storage.address(at: position)
+                let address = slots.address(at: position)
                 check(
                     indexLists(position, address: address), "the index does not list the registered slot at \(position)"
                 )

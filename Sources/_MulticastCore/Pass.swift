@@ -15,7 +15,7 @@
 /// counted itself out, the storage may be freed at any moment, so ending is the last thing it does with it.
 @frozen
 @usableFromInline
-struct _Pass: ~Copyable {
+package struct _Pass: ~Copyable {
     @usableFromInline
     unowned(unsafe) let core: _Core
 
@@ -46,7 +46,7 @@ struct _Pass: ~Copyable {
 
     @inlinable
     @inline(always)
-    init(_ core: _Core) {
+    package init(_ core: _Core) {
         self.core = core
         (base, stride, count, readers) = core.withLock { $0.enterPass() }
         position = 0
@@ -63,7 +63,7 @@ struct _Pass: ~Copyable {
     /// optimized build a destroy through value witnesses at the end of every call.)
     @inlinable
     @inline(always)
-    mutating func next(keeping keeper: inout AnyObject?) -> _Slot? {
+    package mutating func next(keeping keeper: inout AnyObject?) -> _Slot? {
         while position < count {
             let slot = base.advanced(by: position, stride: stride)
             position += 1
@@ -85,7 +85,7 @@ struct _Pass: ~Copyable {
     /// A strong reference to the next delegate that the pass may call, for code that keeps it; nil after the
     /// last. The pass keeps no other reference to it.
     @inlinable
-    mutating func nextDelegate<Delegate>(as type: Delegate.Type) -> Delegate? {
+    package mutating func nextDelegate<Delegate>(as type: Delegate.Type) -> Delegate? {
         var keeper: AnyObject?
         guard let slot = next(keeping: &keeper) else { return nil }
         let delegate = slot.copyOfDelegate(as: Delegate.self)
@@ -106,7 +106,7 @@ struct _Pass: ~Copyable {
     /// Ends the pass now, as its `deinit` would, which an unoptimized build calls where it inlines this.
     @inlinable
     @inline(always)
-    consuming func finish() {
+    package consuming func finish() {
         end()
         discard self
     }

@@ -25,30 +25,42 @@
 struct _Registry {
     /// The delegates, in registration order: where passes start.
     @usableFromInline
-    var storage: _Storage
+    private(set) var storage: _Storage
+
+    /// `storage.slots`, kept beside it: the registry's changes and passes read it with no reference count.
+    @usableFromInline
+    private(set) var slots: _Slots
 
     /// Storages that the current one replaced while passes were reading them; each is freed when its last
     /// reader leaves.
+    @usableFromInline
     var retired: [_Storage] = []
 
-    /// Where each registered object's slot is in the current storage.
+    /// Where each registered object's slot is in the current storage. The registry owns its buckets, and
+    /// frees them in ``deallocateIndex()``.
+    @usableFromInline
     var index = _SlotIndex(capacity: 0)
 
     /// Positions in the current storage of removed slots that still own references, because passes were
     /// reading the storage when they were removed.
+    @usableFromInline
     var pending: [Int] = []
 
     /// How many of the `pending` slots hold a strong delegate.
+    @usableFromInline
     var pendingStrong = 0
 
     /// Slots of the current storage that hold no registration.
+    @usableFromInline
     var vacancies = 0
 
     /// The number of the newest registration; the next one gets the number after it.
+    @usableFromInline
     var newestRegistration: Int64 = 0
 
     init(layout: _DelegateLayout) {
         storage = _Storage(capacity: 0, layout: layout)
+        slots = storage.slots
     }
 
     /// Starts a pass over the current storage: counts it in as a reader. (Mutating, though the registry does
@@ -56,10 +68,8 @@ struct _Registry {
     @inlinable
     @inline(always)
     mutating func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
-        // One use of the storage, which an optimized build makes without a retain, where a use that spans the
-        // atomic operation would retain the storage around it.
-        let storage = storage
-        let pass = (storage.base, storage.layout.stride, storage.count, storage.readers)
+        let slots = slots
+        let pass = (slots.base, slots.layout.stride, slots.count, slots.readers)
         _Readers.enter(pass.3)
         return pass
     }
@@ -67,6 +77,7 @@ struct _Registry {
 
 extension _Registry {
     /// The address that the index files `object` under.
+    @inlinable
     @inline(always)
     static func address(of object: Unmanaged<AnyObject>) -> UInt {
         UInt(bitPattern: object.toOpaque())
@@ -74,9 +85,18 @@ extension _Registry {
 
     /// Where a registered object is: its bucket in the index, and its slot's position in the current storage.
     /// (A struct, not a tuple, whose optional an unoptimized build would build metadata for at every lookup.)
+    @usableFromInline
     struct Found {
+        @usableFromInline
         var bucket: Int
+        @usableFromInline
         var position: Int
+
+        @inlinable
+        init(bucket: Int, position: Int) {
+            self.bucket = bucket
+            self.position = position
+        }
     }
 
     /// Where `object` is registered, if it is.
@@ -85,14 +105,14 @@ extension _Registry {
     /// returns `object`. That weak load under the lock is safe: it can only load `object` itself, which the
     /// caller keeps alive, or nil (a delegate that died at what is now `object`'s address). (Mutating, though
     /// the registry does not change, so that an unoptimized build does not copy the registry to call it.)
+    @inlinable
     @inline(always)
     mutating func find(_ object: Unmanaged<AnyObject>) -> Found? {
         let address = Self.address(of: object)
-        let storage = storage
         var bucket = index.home(of: address)
         while let position = index.position(inBucket: bucket) {
-            if storage.address(at: position) == address {
-                switch storage.liveness(at: position) {
+            if slots.address(at: position) == address {
+                switch slots.liveness(at: position) {
                 case .strong: return Found(bucket: bucket, position: position)
                 case .weak(let keeper) where Self.address(of: .passUnretained(keeper)) == address:
                     return Found(bucket: bucket, position: position)
@@ -105,6 +125,7 @@ extension _Registry {
     }
 
     /// What ``add(bitsOf:object:strong:mayGrow:_:)`` did.
+    @usableFromInline
     enum AddOutcome {
         case added
         case alreadyRegistered
@@ -116,6 +137,8 @@ extension _Registry {
     }
 
     /// Registers `object`, whose delegate's bits are at `value`, at the end, unless it is registered already.
+    @inlinable
+    @inline(always)
     mutating func add(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, mayGrow: Bool,
         _ garbage: inout _Garbage
@@ -123,26 +146,23 @@ extension _Registry {
         if find(object) != nil {
             return .alreadyRegistered
         }
-        if storage.count == storage.capacity {
-            // Dropping the removed slots may be enough; if the storage would grow, first find the dead ones.
-            let capacity = Self.capacityOfRebuilt(holding: storage.count - vacancies)
-            guard mayGrow || capacity <= storage.capacity else { return .full }
-            rebuild(capacity: capacity, &garbage)
+        if slots.count == slots.capacity {
+            guard makeRoom(mayGrow: mayGrow, &garbage) else { return .full }
         }
         if !index.hasRoom {
             reindex(capacity: index.count * 2)
         }
         // An object in its deinit could never be called: a weak reference to it is nil from the start, though
         // the caller holds it, and a strong delegate would be kept past its deinit. It is refused.
-        if strong && _WeakReference(object.takeUnretainedValue()).object == nil {
+        if strong && _Slot.isDeallocating(object) {
             return .deallocating
         }
         newestRegistration += 1
-        let position = storage.count
-        storage.append(bitsOf: value, object: object, key: _SlotKey(registration: newestRegistration, strong: strong))
-        if !strong, case .dead = storage.liveness(at: position) {
-            _ = storage.release(at: position)
-            storage.dropLast()
+        let position = slots.count
+        slots.append(bitsOf: value, object: object, key: _SlotKey(registration: newestRegistration, strong: strong))
+        if !strong, case .dead = slots.liveness(at: position) {
+            _ = slots.release(at: position)
+            slots.dropLast()
             return .deallocating
         }
         index.insert(position, address: Self.address(of: object))
@@ -150,7 +170,19 @@ extension _Registry {
         return .added
     }
 
+    /// Makes room for one more slot in a full storage by dropping its removed slots, unless that would not be
+    /// enough and `mayGrow` is false: then returns false, so that the dead delegates are found first.
+    @usableFromInline
+    mutating func makeRoom(mayGrow: Bool, _ garbage: inout _Garbage) -> Bool {
+        let capacity = Self.capacityOfRebuilt(holding: slots.count - vacancies)
+        guard mayGrow || capacity <= slots.capacity else { return false }
+        rebuild(capacity: capacity, &garbage)
+        return true
+    }
+
     /// Unregisters `object`; returns false if it was not registered.
+    @inlinable
+    @inline(always)
     mutating func remove(_ object: Unmanaged<AnyObject>, _ garbage: inout _Garbage) -> Bool {
         guard let found = find(object) else { return false }
         unregister(at: found.position, bucket: found.bucket)
@@ -162,13 +194,13 @@ extension _Registry {
     /// Unregisters everything.
     mutating func removeAll(_ garbage: inout _Garbage) {
         for old in retired + [storage] {
-            for position in 0..<old.count {
-                old.markRemoved(at: position)
+            for position in 0..<old.slots.count {
+                old.slots.markRemoved(at: position)
             }
         }
         let old = storage
-        storage = _Storage(capacity: 0, layout: old.layout)
-        index = _SlotIndex(capacity: 0)
+        replaceStorage(with: _Storage(capacity: 0, layout: slots.layout))
+        index.removeAll(keepingRoomFor: 0)
         resetVacancies()
         free(old, &garbage)
         collect(&garbage)
@@ -180,9 +212,9 @@ extension _Registry {
     /// slot with the same key is the same dead delegate, whichever storage the pass read.
     mutating func reclaim(_ dead: [(position: Int, key: _SlotKey)], _ garbage: inout _Garbage) {
         for (position, key) in dead {
-            guard position < storage.count else { break }
-            guard storage.key(at: position) == key else { continue }
-            unregister(at: position, bucket: index.bucket(holding: position, address: storage.address(at: position)))
+            guard position < slots.count else { break }
+            guard slots.key(at: position) == key else { continue }
+            unregister(at: position, bucket: index.bucket(holding: position, address: slots.address(at: position)))
         }
         compactIfSparse(&garbage)
         collect(&garbage)
@@ -190,14 +222,16 @@ extension _Registry {
 
     /// Unregisters the slot at `position` of the current storage, which the index lists at `bucket`: marks
     /// it removed wherever a pass may read it, and leaves what it owns to ``collect(_:)``.
+    @inlinable
+    @inline(always)
     mutating func unregister(at position: Int, bucket: Int) {
-        let storage = storage
-        index.remove(bucket: bucket) { storage.address(at: $0) }
-        let key = storage.key(at: position)
-        storage.markRemoved(at: position)
+        let slots = slots
+        index.remove(bucket: bucket) { slots.address(at: $0) }
+        let key = slots.key(at: position)
+        slots.markRemoved(at: position)
         var next = 0
         while next < retired.count {
-            retired[next].markRemoved(registration: key.registration)
+            retired[next].slots.markRemoved(registration: key.registration)
             next += 1
         }
         pending.append(position)
@@ -212,24 +246,22 @@ extension _Registry {
     /// to leave, so that a strong delegate is released as soon as the calls under way end. The weak
     /// references of removed slots wait for the next change that finds the storage unread, or for the storage
     /// to be compacted: that costs a calling thread no lock per pass under churn.
+    @inlinable
+    @inline(always)
     mutating func collect(_ garbage: inout _Garbage) {
         // Counts and index loops, not `isEmpty` and `for in`, which an unoptimized build runs as generic calls.
         if retired.count > 0 {
-            retired.removeAll { old in
-                guard _Readers.collectNowOrByLastReader(old.readers) == .now else { return false }
-                garbage.storages.append(old)
-                return true
-            }
+            freeUnreadRetired(&garbage)
         }
         guard pending.count > 0 else { return }
-        let readers = storage.readers
+        let readers = slots.readers
         let isUnread =
             pendingStrong > 0 ? _Readers.collectNowOrByLastReader(readers) == .now : _Readers.isUnread(readers)
         guard isUnread else { return }
         var next = 0
         while next < pending.count {
-            if let object = storage.release(at: pending[next]) {
-                garbage.objects.append(object)
+            if let object = slots.release(at: pending[next]) {
+                garbage.append(object)
             }
             next += 1
         }
@@ -237,10 +269,21 @@ extension _Registry {
         pendingStrong = 0
     }
 
+    /// Frees the older storages that no pass reads any more.
+    @usableFromInline
+    mutating func freeUnreadRetired(_ garbage: inout _Garbage) {
+        retired.removeAll { old in
+            guard _Readers.collectNowOrByLastReader(old.slots.readers) == .now else { return false }
+            garbage.append(old)
+            return true
+        }
+    }
+
     /// Frees `old`, which is no longer current, if no pass reads it; else keeps it until its last reader leaves.
+    @usableFromInline
     mutating func free(_ old: _Storage, _ garbage: inout _Garbage) {
-        if _Readers.collectNowOrByLastReader(old.readers) == .now {
-            garbage.storages.append(old)
+        if _Readers.collectNowOrByLastReader(old.slots.readers) == .now {
+            garbage.append(old)
         } else {
             retired.append(old)
         }
@@ -252,10 +295,12 @@ extension _Registry {
     /// A rebuild while passes read the storage must copy each weak reference, an atomic operation on the
     /// object's reference counts that slows a pass weak-loading the same objects on another thread; a calling
     /// thread leaves the storage unread often enough between its passes that most rebuilds avoid that.
+    @inlinable
+    @inline(always)
     mutating func compactIfSparse(_ garbage: inout _Garbage) {
-        let count = storage.count
+        let count = slots.count
         guard vacancies >= 16 && vacancies * 8 >= count * 3 else { return }
-        if vacancies * 2 >= count || _Readers.isUnread(storage.readers) {
+        if vacancies * 2 >= count || _Readers.isUnread(slots.readers) {
             rebuild(capacity: Self.capacityOfRebuilt(holding: count - vacancies), &garbage)
         }
     }
@@ -263,6 +308,7 @@ extension _Registry {
     /// The capacity of a rebuilt storage that holds `live` registrations: three quarters more, so that the next
     /// rebuild comes after at least `live / 2` adds or removals (see ``compactIfSparse(_:)``) and costs O(1)
     /// per add or removal, amortized.
+    @usableFromInline
     static func capacityOfRebuilt(holding live: Int) -> Int {
         Swift.max(live + live * 3 / 4, 8)
     }
@@ -270,25 +316,43 @@ extension _Registry {
     /// Replaces the current storage by one of at least `capacity` slots that holds its registrations in order,
     /// less the removed ones, and indexes it anew; or, if no pass reads it and it is the right size, compacts
     /// it in place, which allocates nothing.
+    @usableFromInline
     mutating func rebuild(capacity: Int, _ garbage: inout _Garbage) {
         let slotsMove = vacancies > 0
         let old = storage
-        let isRead = !_Readers.isUnread(old.readers)
-        if !isRead && capacity <= old.capacity && old.capacity <= capacity * 2 {
-            old.compactInPlace(&garbage.objects)
-            _Readers.forgetCollect(old.readers)  // what the last reader was to collect is done
+        let isRead = !_Readers.isUnread(old.slots.readers)
+        if !isRead && capacity <= old.slots.capacity && old.slots.capacity <= capacity * 2 {
+            var objects: [AnyObject] = []
+            old.slots.compactInPlace(&objects)
+            garbage.append(contentsOf: objects)
+            _Readers.forgetCollect(old.slots.readers)  // what the last reader was to collect is done
         } else {
-            storage = _Storage(capacity: capacity, layout: old.layout)
-            old.transferRegistrations(to: storage, sourceIsRead: isRead, keepers: &garbage.objects)
+            replaceStorage(with: _Storage(capacity: capacity, layout: slots.layout))
+            var keepers: [AnyObject] = []
+            old.slots.transferRegistrations(to: slots, sourceIsRead: isRead, keepers: &keepers)
+            garbage.append(contentsOf: keepers)
             free(old, &garbage)  // with the removed slots, which it releases when it is freed
         }
         resetVacancies()
         if slotsMove {
-            reindex(capacity: storage.count)
+            reindex(capacity: slots.count)
         }
     }
 
+    /// Frees the index's buckets, as the registry goes.
+    mutating func deallocateIndex() {
+        index.deallocate()
+    }
+
+    /// Makes `new` the current storage.
+    @usableFromInline
+    mutating func replaceStorage(with new: _Storage) {
+        storage = new
+        slots = new.slots
+    }
+
     /// Records that the current storage holds no removed slot: it was replaced, or compacted.
+    @usableFromInline
     mutating func resetVacancies() {
         pending.removeAll(keepingCapacity: true)
         pendingStrong = 0
@@ -296,10 +360,11 @@ extension _Registry {
     }
 
     /// Files every registered slot of the current storage in a new index with room for `capacity` slots.
+    @usableFromInline
     mutating func reindex(capacity: Int) {
         index.removeAll(keepingRoomFor: capacity)
-        for position in 0..<storage.count where storage.key(at: position).isCallable {
-            index.insert(position, address: storage.address(at: position))
+        for position in 0..<slots.count where slots.key(at: position).isCallable {
+            index.insert(position, address: slots.address(at: position))
         }
     }
 }

@@ -5,7 +5,7 @@
 /// by their objects and their bits (see ``_Slot``), so none of it is generic: a debug build runs it as compiled,
 /// with no generic metadata to look up.
 @usableFromInline
-final class _Core {
+package final class _Core {
     @usableFromInline
     let lock: _Lock
 
@@ -17,9 +17,9 @@ final class _Core {
     /// Whether every value of the delegates' type is a class reference, which ``_Slot/object(of:knownToBeOne:)``
     /// then reads without a dynamic cast.
     @usableFromInline
-    let delegatesAreReferences: Bool
+    package let delegatesAreReferences: Bool
 
-    init(layout: _DelegateLayout, delegatesAreReferences: Bool) {
+    package init(layout: _DelegateLayout, delegatesAreReferences: Bool) {
         self.delegatesAreReferences = delegatesAreReferences
         lock = _Lock()
         registry = .allocate(capacity: 1)
@@ -27,6 +27,7 @@ final class _Core {
     }
 
     deinit {
+        registry.pointee.deallocateIndex()
         registry.deinitialize(count: 1)
         registry.deallocate()
     }
@@ -42,17 +43,32 @@ final class _Core {
     }
 
     /// Runs `change` on the registry with the lock held, then releases what it left to release, with the lock
-    /// let go of: the one place that does.
+    /// let go of.
+    @usableFromInline
     func change<Result>(_ change: (inout _Registry, inout _Garbage) -> Result) -> Result {
-        var garbage = _Garbage()
-        lock.lock()
+        var garbage = beginChange()
         let result = change(&registry.pointee, &garbage)
+        endChange(garbage)
+        return result
+    }
+
+    /// Takes the lock for a change of the registry, and gives what the change is to leave to release.
+    @inlinable
+    @inline(always)
+    func beginChange() -> _Garbage {
+        lock.lock()
+        return _Garbage()
+    }
+
+    /// Ends a change: lets go of the lock, then releases what the change left: the one place that does.
+    @inlinable
+    @inline(always)
+    func endChange(_ garbage: consuming _Garbage) {
         #if MULTICAST_INTERNAL_CHECKS
         registry.pointee.checkInvariants()
         #endif
         lock.unlock()
         garbage.release()
-        return result
     }
 
     /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
@@ -60,11 +76,16 @@ final class _Core {
     ///
     /// Objects pass through the core unretained, as `Unmanaged`, which an unoptimized build does not retain
     /// and release at every step, as it does an `AnyObject`: the caller keeps them alive.
-    @usableFromInline
-    func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> Bool? {
+    @inlinable
+    @inline(always)
+    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> Bool? {
         var mayGrow = false
         while true {
-            switch change({ $0.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &$1) }) {
+            var garbage = beginChange()
+            let outcome = registry.pointee.add(
+                bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
+            endChange(garbage)
+            switch outcome {
             case .added: return true
             case .alreadyRegistered: return false
             case .deallocating: return nil
@@ -78,20 +99,25 @@ final class _Core {
     }
 
     /// Unregisters `object`; returns false if it was not registered.
-    @usableFromInline
-    func remove(_ object: Unmanaged<AnyObject>) -> Bool {
-        change { $0.remove(object, &$1) }
+    @inlinable
+    @inline(always)
+    package func remove(_ object: Unmanaged<AnyObject>) -> Bool {
+        var garbage = beginChange()
+        let removed = registry.pointee.remove(object, &garbage)
+        endChange(garbage)
+        return removed
     }
 
     /// Unregisters everything.
     @usableFromInline
-    func removeAll() {
+    package func removeAll() {
         change { $0.removeAll(&$1) }
     }
 
     /// Whether `object` is registered.
-    @usableFromInline
-    func contains(_ object: Unmanaged<AnyObject>) -> Bool {
+    @inlinable
+    @inline(always)
+    package func contains(_ object: Unmanaged<AnyObject>) -> Bool {
         lock.lock()
         let found = registry.pointee.find(object) != nil
         lock.unlock()
@@ -121,6 +147,7 @@ final class _Core {
     /// Finding them takes a weak load of every delegate, which must happen outside the lock: the load retains
     /// the object, and if the last other reference goes meanwhile, releasing it runs the object's deinit,
     /// which may call back into this multicast. So a pass finds them, and the registry checks each again.
+    @usableFromInline
     func reclaimDeadDelegates() {
         var dead: [(position: Int, key: _SlotKey)] = []
         do {
@@ -138,21 +165,52 @@ final class _Core {
 
 /// What a registry change leaves to release once the lock is let go of: a delegate's deinit may call back into
 /// the multicast, so no reference that may be an object's last is dropped under the lock.
+///
+/// Most changes leave nothing, so the lists are optional: a change that leaves nothing makes no array, which
+/// an unoptimized build would retain and release.
+@usableFromInline
 struct _Garbage {
     /// Objects whose last release must wait: strong delegates that removed slots owned, and, with the
     /// Objective-C runtime, the objects of weak delegates held while their references were copied or moved.
-    var objects: [AnyObject] = []
+    @usableFromInline
+    var objects: [AnyObject]?
 
     /// Storages that no pass reads any more.
-    var storages: [_Storage] = []
+    @usableFromInline
+    var storages: [_Storage]?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func append(_ object: AnyObject) {
+        if objects == nil { objects = [] }
+        objects!.append(object)
+    }
+
+    @usableFromInline
+    mutating func append(contentsOf objects: [AnyObject]) {
+        if !objects.isEmpty { self.objects = (self.objects ?? []) + objects }
+    }
+
+    @usableFromInline
+    mutating func append(_ storage: _Storage) {
+        if storages == nil { storages = [] }
+        storages!.append(storage)
+    }
 
     /// Releases everything; call it after unlocking. Each storage's slots are released before the storage
     /// goes, so that a delegate's deinit that uses the multicast finds it consistent.
+    @inlinable
+    @inline(always)
     consuming func release() {
-        var next = 0
-        while next < storages.count {  // not `for in`, which an unoptimized build runs as generic calls
-            storages[next].releaseAll()
-            next += 1
+        if let storages { Self.release(storages) }
+    }
+
+    @usableFromInline
+    static func release(_ storages: [_Storage]) {
+        for storage in storages {
+            storage.slots.releaseAll()
         }
     }
 }

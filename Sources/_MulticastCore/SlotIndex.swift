@@ -5,24 +5,40 @@
 /// stored but read from the slot. Buckets may hold slots whose object died, until the storage is rebuilt;
 /// so one address may appear twice, for a dead delegate and a new object that the allocator placed at its
 /// address, and a lookup checks each slot it finds (see ``_Registry/find(_:)``).
+///
+/// An index is pointers and numbers only, so that code copies and calls it without retaining anything, in an
+/// unoptimized build too; its owner frees its buckets with ``deallocate()`` when it replaces it or goes.
+@usableFromInline
 struct _SlotIndex {
-    /// Slot positions; `-1` for an empty bucket. The count is a power of two.
-    var buckets: [Int32]
+    /// Slot positions; `-1` for an empty bucket.
+    @usableFromInline
+    let buckets: UnsafeMutablePointer<Int32>
 
-    /// The number of buckets.
-    var size: Int { buckets.count }
+    /// The number of buckets: a power of two.
+    @usableFromInline
+    let size: Int
 
     /// Buckets in use.
+    @usableFromInline
     private(set) var count = 0
 
     /// `Int.bitWidth - log2(size)`: the hash is the high bits of a multiplicative hash of the address.
+    @usableFromInline
     let shift: Int
 
     /// An index with room for `capacity` positions before it must grow.
+    @usableFromInline
     init(capacity: Int) {
-        let size = Self.size(forCapacity: capacity)
-        buckets = Array(repeating: -1, count: size)
+        size = Self.size(forCapacity: capacity)
+        buckets = .allocate(capacity: size)
+        buckets.initialize(repeating: -1, count: size)
         shift = Int.bitWidth - size.trailingZeroBitCount
+    }
+
+    /// Frees the buckets; the index may not be used afterwards.
+    @usableFromInline
+    func deallocate() {
+        buckets.deallocate()
     }
 
     /// The number of buckets that holds `capacity` positions at a load of three quarters at most.
@@ -33,16 +49,19 @@ struct _SlotIndex {
     }
 
     /// Empties the index, keeping its buckets if they are the size that `capacity` positions need.
+    @usableFromInline
     mutating func removeAll(keepingRoomFor capacity: Int) {
         guard Self.size(forCapacity: capacity) == size else {
+            deallocate()
             self = _SlotIndex(capacity: capacity)
             return
         }
-        buckets.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+        buckets.update(repeating: -1, count: size)
         count = 0
     }
 
     /// Whether one more position fits without exceeding a load of three quarters.
+    @inlinable
     @inline(always)
     var hasRoom: Bool {
         (count + 1) * 4 <= size * 3
@@ -50,20 +69,24 @@ struct _SlotIndex {
 
     /// The first bucket to probe for `address`: Fibonacci hashing, the high bits of the address times the word
     /// size's power of two divided by the golden ratio.
+    @inlinable
     @inline(always)
     func home(of address: UInt) -> Int {
         Int(truncatingIfNeeded: (address &* Self.multiplier) >> UInt(shift))
     }
 
     #if _pointerBitWidth(_64)
+    @inlinable
     @inline(always)
     static var multiplier: UInt { 0x9E37_79B9_7F4A_7C15 }  // 2^64 / φ
     #else
+    @inlinable
     @inline(always)
     static var multiplier: UInt { 0x9E37_79B9 }  // 2^32 / φ, for 32-bit platforms such as watchOS on arm64_32
     #endif
 
     /// The position that `bucket` holds, or nil if it is empty: where a probe run ends.
+    @inlinable
     @inline(always)
     func position(inBucket bucket: Int) -> Int? {
         let position = buckets[bucket]
@@ -71,12 +94,14 @@ struct _SlotIndex {
     }
 
     /// The bucket to probe after `bucket`.
+    @inlinable
     @inline(always)
     func bucket(after bucket: Int) -> Int {
         (bucket + 1) & (size - 1)
     }
 
     /// The bucket that holds `position`, the slot of `address`, which the index lists.
+    @usableFromInline
     func bucket(holding position: Int, address: UInt) -> Int {
         var bucket = home(of: address)
         while buckets[bucket] != Int32(truncatingIfNeeded: position) {
@@ -87,6 +112,8 @@ struct _SlotIndex {
     }
 
     /// Adds `position`, the slot of `address`. There must be room.
+    @inlinable
+    @inline(always)
     mutating func insert(_ position: Int, address: UInt) {
         precondition(position < Int(Int32.max), "Multicast holds at most \(Int32.max) delegates")
         var bucket = home(of: address)
@@ -96,6 +123,8 @@ struct _SlotIndex {
     }
 
     /// Empties `bucket`, moving later entries of its probe run back so that every lookup still finds them.
+    @inlinable
+    @inline(always)
     mutating func remove(bucket: Int, address: (_ position: Int) -> UInt) {
         let mask = size - 1
         var hole = bucket

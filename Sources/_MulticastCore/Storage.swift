@@ -11,7 +11,8 @@ struct _StorageHeader {
     var count = 0
 }
 
-/// The delegates of one multicast, in registration order, and every pointer operation on them.
+/// The memory of one multicast's delegates, in registration order: it owns what ``_Slots``, its handle, reads
+/// and writes.
 ///
 /// A pass (a `call`, an iteration, `count`) enters the current storage under the lock and then reads slots
 /// `0..<count` of it without the lock. While passes read it, slots below `count` change only in their keys;
@@ -20,10 +21,40 @@ struct _StorageHeader {
 /// not retain it.
 ///
 /// One allocation holds the header, then the slot states, then the delegates' bits, each array at the
-/// alignment of its type; its addresses never change, and the storage keeps them in constants, which an
-/// unoptimized build reads as cheaply as an optimized one.
+/// alignment of its type; its addresses never change.
 @usableFromInline
 final class _Storage {
+    /// The pointer work on this storage's memory.
+    @usableFromInline
+    let slots: _Slots
+
+    init(capacity: Int, layout: _DelegateLayout) {
+        let capacity = Swift.max(capacity, 1)
+        func rounded(_ offset: Int, to alignment: Int) -> Int { (offset + alignment - 1) & -alignment }
+        let statesOffset = rounded(MemoryLayout<_StorageHeader>.stride, to: MemoryLayout<_SlotState>.alignment)
+        let delegatesOffset = rounded(statesOffset + capacity * MemoryLayout<_SlotState>.stride, to: layout.alignment)
+        let memory = UnsafeMutableRawPointer.allocate(
+            byteCount: delegatesOffset + capacity * layout.stride,
+            alignment: Swift.max(
+                MemoryLayout<_StorageHeader>.alignment, MemoryLayout<_SlotState>.alignment, layout.alignment))
+        slots = _Slots(
+            header: memory.initializeMemory(as: _StorageHeader.self, repeating: _StorageHeader(), count: 1),
+            base: _Slot(
+                state: (memory + statesOffset).bindMemory(to: _SlotState.self, capacity: capacity),
+                delegate: memory + delegatesOffset),
+            layout: layout, capacity: capacity)
+    }
+
+    deinit {
+        slots.releaseAll()
+        UnsafeMutableRawPointer(slots.header).deallocate()
+    }
+}
+
+/// Every pointer operation on a storage's slots: a value of pointers and numbers only, which code copies and
+/// calls without retaining anything, in an unoptimized build too. Valid while its ``_Storage`` lives.
+@usableFromInline
+struct _Slots {
     @usableFromInline
     let header: UnsafeMutablePointer<_StorageHeader>
 
@@ -36,28 +67,15 @@ final class _Storage {
     let layout: _DelegateLayout
 
     /// Slots the storage has room for.
+    @usableFromInline
     let capacity: Int
 
-    init(capacity: Int, layout: _DelegateLayout) {
-        let capacity = Swift.max(capacity, 1)
-        func rounded(_ offset: Int, to alignment: Int) -> Int { (offset + alignment - 1) & -alignment }
-        let statesOffset = rounded(MemoryLayout<_StorageHeader>.stride, to: MemoryLayout<_SlotState>.alignment)
-        let delegatesOffset = rounded(statesOffset + capacity * MemoryLayout<_SlotState>.stride, to: layout.alignment)
-        let memory = UnsafeMutableRawPointer.allocate(
-            byteCount: delegatesOffset + capacity * layout.stride,
-            alignment: Swift.max(
-                MemoryLayout<_StorageHeader>.alignment, MemoryLayout<_SlotState>.alignment, layout.alignment))
-        header = memory.initializeMemory(as: _StorageHeader.self, repeating: _StorageHeader(), count: 1)
-        base = _Slot(
-            state: (memory + statesOffset).bindMemory(to: _SlotState.self, capacity: capacity),
-            delegate: memory + delegatesOffset)
+    @usableFromInline
+    init(header: UnsafeMutablePointer<_StorageHeader>, base: _Slot, layout: _DelegateLayout, capacity: Int) {
+        self.header = header
+        self.base = base
         self.layout = layout
         self.capacity = capacity
-    }
-
-    deinit {
-        releaseAll()
-        UnsafeMutableRawPointer(header).deallocate()
     }
 
     /// Slots in use; those at `0..<count` are occupied.
@@ -65,7 +83,7 @@ final class _Storage {
     @inline(always)
     var count: Int {
         get { header.pointee.count }
-        set { header.pointee.count = newValue }
+        nonmutating set { header.pointee.count = newValue }
     }
 
     /// The ``_Readers`` word.
@@ -76,6 +94,7 @@ final class _Storage {
     }
 
     /// The slot at `position`, which is below the capacity.
+    @inlinable
     @inline(always)
     func slot(at position: Int) -> _Slot {
         assert(position >= 0 && position < capacity, "a slot past the storage's capacity")
@@ -83,30 +102,36 @@ final class _Storage {
     }
 
     /// The key of the slot at `position`.
+    @inlinable
     @inline(always)
     func key(at position: Int) -> _SlotKey {
         slot(at: position).key
     }
 
     /// The address of the object of the slot at `position`, read without touching the object.
+    @inlinable
     @inline(always)
     func address(at position: Int) -> UInt {
         slot(at: position).address
     }
 
     /// Whether a pass may call the delegate at `position` (see ``_Slot/liveness``).
+    @inlinable
     @inline(always)
     func liveness(at position: Int) -> _Liveness {
         slot(at: position).liveness
     }
 
     /// Destroys what the slot at `position` owns (see ``_Slot/release()``).
+    @inlinable
     @inline(always)
     func release(at position: Int) -> AnyObject? {
         slot(at: position).release()
     }
 
     /// Appends a registration: the bits of a delegate at `value`, whose object is `object`. There must be room.
+    @inlinable
+    @inline(always)
     func append(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, key: _SlotKey) {
         precondition(count < capacity, "appending to a full storage")
         slot(at: count).occupy(withBitsOf: value, size: layout.size, object: object, key: key)
@@ -114,11 +139,13 @@ final class _Storage {
     }
 
     /// Drops the last slot, which the caller has just appended and released.
+    @usableFromInline
     func dropLast() {
         count -= 1
     }
 
     /// Destroys what every slot owns; no pass may be reading the storage.
+    @usableFromInline
     func releaseAll() {
         for position in 0..<count {
             _ = release(at: position)
@@ -140,6 +167,7 @@ final class _Storage {
     }
 
     /// Marks the slot of registration `registration` removed, if this storage holds it and it is not already.
+    @usableFromInline
     func markRemoved(registration: Int64) {
         if let position = position(ofRegistration: registration) {
             markRemoved(at: position)
@@ -147,6 +175,7 @@ final class _Storage {
     }
 
     /// Marks the slot at `position` removed, so that no pass calls it, unless it is already.
+    @inlinable
     @inline(always)
     func markRemoved(at position: Int) {
         let slot = slot(at: position)
@@ -157,7 +186,7 @@ final class _Storage {
     /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and
     /// has room for them, in order; the removed slots stay here, and are released with the storage. The
     /// objects of live weak delegates go to `keepers` (see ``_Slot/transfer(to:size:sourceIsRead:keepers:)``).
-    func transferRegistrations(to target: _Storage, sourceIsRead: Bool, keepers: inout [AnyObject]) {
+    func transferRegistrations(to target: _Slots, sourceIsRead: Bool, keepers: inout [AnyObject]) {
         var moved = 0
         for position in 0..<count where key(at: position).isCallable {
             slot(at: position).transfer(

@@ -28,6 +28,7 @@ enum _Readers {
     }
 
     /// Whether no pass reads the storage. Call it with the lock held.
+    @inlinable
     @inline(always)
     static func isUnread(_ word: UnsafeMutablePointer<Int>) -> Bool {
         _multicast_load_acquire(word) & ~collectBit == 0
@@ -35,6 +36,7 @@ enum _Readers {
 
     /// When the work that waits for a storage's readers is to be done, as ``collectNowOrByLastReader(_:)``
     /// arranges it.
+    @usableFromInline
     enum Collection {
         /// No pass reads the storage: the caller does the work.
         case now
@@ -44,6 +46,8 @@ enum _Readers {
 
     /// Arranges for the work that waits for the storage's readers: to be done now by the caller, if no pass
     /// reads it, else by the last pass to leave, for which it sets the flag. Call it with the lock held.
+    @inlinable
+    @inline(always)
     static func collectNowOrByLastReader(_ word: UnsafeMutablePointer<Int>) -> Collection {
         if _multicast_load_acquire(word) == 0 { return .now }
         guard _multicast_fetch_or_acquire(word, collectBit) & ~collectBit == 0 else { return .byLastReader }
@@ -55,6 +59,7 @@ enum _Readers {
     /// reader may have left with the flag set and not collected yet, and would otherwise leave it set for
     /// every later pass to take the lock again on leaving. Call it with the lock held, once
     /// ``isUnread(_:)`` returned true.
+    @usableFromInline
     static func forgetCollect(_ word: UnsafeMutablePointer<Int>) {
         _multicast_store_relaxed(word, 0)
     }
