@@ -20,13 +20,10 @@ extension MulticastDelegate {
     /// an optional, a struct, an enum, a tuple or a metatype can never be a delegate.
     static func _refuseUnfitDelegateType() {
         if Delegate.self == (any Error).self { _refuseErrorExistential() }
-        // The Swift runtime's kinds of type metadata, part of its stable ABI (`MetadataKind` in the runtime's
-        // `MetadataKind.def`): a class, a foreign class or reference type, an Objective-C class wrapper, an
-        // existential, an extended existential.
-        switch _metadataKind(Delegate.self) {
-        case 0, 0x203, 0x204, 0x305, 0x303, 0x307:
+        switch MetadataKind(rawValue: _metadataKind(Delegate.self)) {
+        case .class, .foreignClass, .foreignReferenceType, .objCClassWrapper, .existential, .extendedExistential:
             return
-        case 0x302:
+        case .function:
             fatalError(
                 """
                 MulticastDelegate<\(Delegate.self)>: a closure is not a delegate. A multicast calls objects, which \
@@ -34,14 +31,14 @@ extension MulticastDelegate {
                 `protocol Listener: AnyObject { func hear() }`, and use `MulticastDelegate<any Listener>`.
                 """
             )
-        case 0x202:
+        case .optional:
             fatalError(
                 """
                 MulticastDelegate<\(Delegate.self)>: a multicast of optionals. Delegates are held weakly already, \
                 and a multicast holds no nil: declare it of the type that the optional wraps.
                 """
             )
-        default:
+        case nil:
             fatalError(
                 """
                 MulticastDelegate<\(Delegate.self)>: \(Delegate.self) is not a class or a protocol, so no value of \
@@ -93,3 +90,28 @@ extension MulticastDelegate {
 /// calls the same way.
 @_silgen_name("swift_getMetadataKind")
 func _metadataKind(_ type: Any.Type) -> UInt32
+
+/// The kinds of type metadata that decide whether a type's values can be delegates, under the Swift runtime's
+/// names and with its values (`MetadataKind` in the runtime's `include/swift/ABI/MetadataKind.def`). A value is
+/// an index ORed with the runtime's flags (`MetadataValues.h`): 0x200 for metadata that is not a heap object's,
+/// 0x100 for kinds that only the runtime creates, whose values the runtime does not promise to code outside it;
+/// `RefusalTests` checks the outcome for each kind a mistake can have. Struct, enum, tuple, metatype and the
+/// other kinds, which no delegate's type has, are left out: they read as nil.
+private enum MetadataKind: UInt32 {
+    /// A Swift class.
+    case `class` = 0
+    /// `Optional`: 2 | 0x200.
+    case optional = 0x202
+    /// A foreign class, such as a Core Foundation class: 3 | 0x200.
+    case foreignClass = 0x203
+    /// A reference type imported from C++: 4 | 0x200.
+    case foreignReferenceType = 0x204
+    /// A function type: 2 | 0x200 | 0x100.
+    case function = 0x302
+    /// An existential (a protocol or a composition): 3 | 0x200 | 0x100.
+    case existential = 0x303
+    /// An Objective-C class, wrapped: 5 | 0x200 | 0x100.
+    case objCClassWrapper = 0x305
+    /// An extended existential (a constrained protocol, such as `any Collection<Int>`): 7 | 0x200 | 0x100.
+    case extendedExistential = 0x307
+}
