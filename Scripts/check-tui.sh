@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end check of ChatDemo's full-screen view in a real pseudo-terminal: builds the executable, runs it in a
-# detached tmux session of 120x40, types into it and reads the screen back with `tmux capture-pane`.
+# detached tmux session 40 rows high and 40 columns per screen (120 for the demo's three), types into it and reads the screen back with `tmux capture-pane`.
 #
 # It checks that the view opens on the alternate screen with a pane per screen; that a typed message reaches
 # every pane, ASCII or with wide and combining characters, and the pane borders stay aligned; that /close and
@@ -44,6 +44,8 @@ for name in "${first[@]}"; do
     [[ $name == banner#1 ]] || closed+=("$name")
 done
 reopened=("${closed[@]}" banner#2)
+# Wide enough for a pane of 40 columns per screen, so that a typed message and /burst's line fit whole.
+columns=$((40 * ${#first[@]}))
 
 work="$(mktemp -d)"
 socket="chatdemo-check-$$-0"
@@ -88,7 +90,7 @@ start() {
     tmx kill-server >/dev/null 2>&1 || true
     starts=$((starts + 1))
     socket="chatdemo-check-$$-$starts"
-    tmx -u new-session -d -x 120 -y 40 env "${environment[@]}" bash --norc --noprofile "$work/run.sh" "$demo" "$@"
+    tmx -u new-session -d -x "$columns" -y 40 env "${environment[@]}" bash --norc --noprofile "$work/run.sh" "$demo" "$@"
 }
 
 screen() { tmx capture-pane -p; }
@@ -216,7 +218,7 @@ first_row_panes() { [[ $(screen | head -1 | grep -o '┌' | wc -l) == "$1" ]]; }
 until_ok "a resize to 60 columns reflows the panes: two on the first row" 10 first_row_panes 2
 until_ok "a resize: every pane still there, in order, aligned" 2 titles_are "${reopened[*]}"
 until_ok "a resize: the borders aligned" 2 aligned
-tmx resize-window -x 120 -y 40
+tmx resize-window -x "$columns" -y 40
 type_line "/quit"
 gave_back "/quit" 0
 

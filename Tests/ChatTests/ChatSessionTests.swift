@@ -296,7 +296,9 @@ import Testing
     @Test func onTheFullScreenViewEveryOpenScreenIsAPane() {
         let view = FullScreenView(placeholder: ScreenSnapshot.placeholder)
         let session = ChatSession(console: view.console())
-        session.start()
+        for kind in ["chats", "conversation", "banner"] {
+            session.handle("/open \(kind)")
+        }
         _ = view.type(.text("hi"))
         _ = view.type(.enter)
         session.handle("hi")
