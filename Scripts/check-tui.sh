@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end check of ChatDemo's full-screen view in a real pseudo-terminal: builds the executable, runs it in a
-# detached tmux session 40 rows high and 40 columns per screen (120 for the demo's three), types into it and reads the screen back with `tmux capture-pane`.
+# detached tmux session 40 rows high and 40 columns wide per screen it opens at start (120 for three), types into
+# it and reads the screen back with `tmux capture-pane`.
 #
 # It checks that the view opens on the alternate screen with a pane per screen; that a typed message reaches
 # every pane, ASCII or with wide and combining characters, and the pane borders stay aligned; that /close and
