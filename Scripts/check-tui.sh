@@ -91,7 +91,8 @@ start() {
     tmx kill-server >/dev/null 2>&1 || true
     starts=$((starts + 1))
     socket="chatdemo-check-$$-$starts"
-    tmx -u new-session -d -x "$columns" -y 40 env "${environment[@]}" bash --norc --noprofile "$work/run.sh" "$demo" "$@"
+    tmx -u new-session -d -x "$columns" -y 40 \
+        env "${environment[@]}" bash --norc --noprofile "$work/run.sh" "$demo" "$@"
 }
 
 screen() { tmx capture-pane -p; }
