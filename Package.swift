@@ -47,8 +47,9 @@ let warningSettings: [SwiftSetting] =
 let checkSettings: [SwiftSetting] =
     Context.environment["MULTICAST_INTERNAL_CHECKS"] == nil ? [] : [.define("MULTICAST_INTERNAL_CHECKS")]
 
-// One set of Swift settings for every Swift target (the C targets' names start with an underscore).
-for target in package.targets where !["_MulticastShims", "_BenchmarkSupport"].contains(target.name) {
+// One set of Swift settings for every target. SwiftPM gives Swift settings to the Swift compiler alone, so the
+// C targets (`_MulticastShims`, `_BenchmarkSupport`) build as if they had none: no target needs leaving out.
+for target in package.targets {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

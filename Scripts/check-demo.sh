@@ -7,6 +7,21 @@ cd "$(dirname "$0")/.."
 swift build --product ChatDemo
 demo="$(swift build --product ChatDemo --show-bin-path)/ChatDemo"
 
+# joined SEPARATOR NAME...: the names with SEPARATOR between them.
+joined() {
+    local separator=$1 first=$2
+    shift 2
+    printf '%s' "$first" "${@/#/$separator}"
+}
+
+# The screens the demo opens at start, in order, as it names them: chats#1, conversation#1, ... The checks below
+# derive what they expect from this list, so that a new kind of screen changes none of them.
+mapfile -t first < <("$demo" </dev/null | sed -n 's/ has been subscribed$//p')
+if ((${#first[@]} < 2)); then
+    printf 'FAIL  the demo opened %s screens at start: %s\n' "${#first[@]}" "${first[*]}"
+    exit 1
+fi
+
 failures=0
 # expect COUNT TEXT OUTPUT WHAT: OUTPUT has exactly COUNT lines that contain TEXT (a fixed string).
 # Set WHOLE_LINE=1 to count only lines that are exactly TEXT.
@@ -35,15 +50,30 @@ session=$(printf '%s\n' \
     'still here' |
     "$demo")
 
-expect 3 'received "hi"' "$session" 'all three screens received a message'
+# The screens open after `/open chats` and `/close banner`, in the order they opened; and what each answers to
+# /unread after the burst: a chat list counts what it has not shown as read, the other screens show every message
+# at once.
+open=()
+unread=()
+for name in "${first[@]}" chats#2; do
+    [[ $name == banner#1 ]] && continue
+    open+=("$name")
+    case $name in
+    chats#1) unread+=("$name 2002") ;;
+    chats#2) unread+=("$name 2001") ;;
+    *) unread+=("$name 0") ;;
+    esac
+done
+
+expect "${#first[@]}" 'received "hi"' "$session" "every screen opened at start received a message: ${first[*]}"
 expect 1 'banner#1 left (released; no remove call)' "$session" 'a closed screen says it left'
-expect 3 'received "bye"' "$session" 'every open screen received the next message'
+expect "${#open[@]}" 'received "bye"' "$session" 'every open screen received the next message'
 expect 0 'banner#1 received "bye"' "$session" 'a closed screen did not receive'
-expect 1 '3 screens subscribed: chats#1, conversation#1, chats#2' "$session" '/screens counts and names them'
-expect 1 'every open screen received exactly 2000: chats#1, conversation#1, chats#2' "$session" '/burst totals'
-expect 1 'unread: chats#1 2002, conversation#1 0, chats#2 2001; total 4003' "$session" '/unread total'
+expect 1 "${#open[@]} screens subscribed: $(joined ', ' "${open[@]}")" "$session" '/screens counts and names them'
+expect 1 "every open screen received exactly 2000: $(joined ', ' "${open[@]}")" "$session" '/burst totals'
+expect 1 "unread: $(joined ', ' "${unread[@]}"); total 4003" "$session" '/unread total'
 expect 2 'error: ' "$session" 'bad input gives one error line each'
-expect 3 'received "still here"' "$session" 'the session goes on after bad input'
+expect "${#open[@]}" 'received "still here"' "$session" 'the session goes on after bad input'
 WHOLE_LINE=1 expect 1 'bye' "$session" 'the end of the input ends the session'
 expect 0 $'\e[' "$session" 'no colors into a pipe'
 

@@ -107,13 +107,20 @@ package final class ChatSession {
         return true
     }
 
-    /// Sends a message to every open screen, in the order they opened.
+    /// Sends a message to every open screen, in the order they opened, and says so if none received it.
+    ///
+    /// The call itself counts the screens it reached. `isEmpty`, checked first, would answer for a moment before
+    /// the call: a closed screen that the full-screen view's thread still holds may be released in between.
     private func send(_ message: ChatMessage) {
-        guard !messages.isEmpty else {
+        var receivers = 0
+        messages.call { screen in
+            screen.didReceive(message)
+            receivers += 1
+        }
+        guard receivers > 0 else {
             console.line("no screen is open to receive it; /open \(ScreenKind.chats.rawValue), for one")
             return
         }
-        messages.call { $0.didReceive(message) }
         afterDelivery()
     }
 

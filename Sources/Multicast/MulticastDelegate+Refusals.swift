@@ -22,13 +22,10 @@ extension MulticastDelegate {
     /// an optional, a struct, an enum, a tuple or a metatype can never be a delegate.
     static func _refuseUnfitDelegateType() {
         if Delegate.self == (any Error).self { _refuseErrorExistential() }
-        // The Swift runtime's kinds of type metadata, part of its stable ABI (`MetadataKind` in the runtime's
-        // `MetadataKind.def`): a class, a foreign class or reference type, an Objective-C class wrapper, an
-        // existential, an extended existential.
-        switch _metadataKind(Delegate.self) {
-        case 0, 0x203, 0x204, 0x305, 0x303, 0x307:
+        switch _MetadataKind(Delegate.self) {
+        case .class, .foreignClass, .foreignReferenceType, .objCClassWrapper, .existential, .extendedExistential:
             return
-        case 0x302:
+        case .function:
             fatalError(
                 """
                 MulticastDelegate<\(Delegate.self)>: a closure is not a delegate. A multicast calls objects, which \
@@ -36,14 +33,14 @@ extension MulticastDelegate {
                 `protocol Listener: AnyObject { func hear() }`, and use `MulticastDelegate<any Listener>`.
                 """
             )
-        case 0x202:
+        case .optional:
             fatalError(
                 """
                 MulticastDelegate<\(Delegate.self)>: a multicast of optionals. Delegates are held weakly already, \
                 and a multicast holds no nil: declare it of the type that the optional wraps.
                 """
             )
-        default:
+        case nil:
             fatalError(
                 """
                 MulticastDelegate<\(Delegate.self)>: \(Delegate.self) is not a class or a protocol, so no value of \

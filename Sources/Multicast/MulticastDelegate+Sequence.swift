@@ -40,10 +40,6 @@ extension MulticastDelegate: Sequence {
         Iterator(_core)
     }
 
-    /// A lower bound of the number of delegates: zero, since checking whether they are alive costs a pass.
-    @inlinable
-    public var underestimatedCount: Int { 0 }
-
     /// Returns the first delegate that satisfies `predicate`, asking them in the order they were added.
     ///
     /// ```swift

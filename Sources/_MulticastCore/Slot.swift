@@ -358,10 +358,10 @@ extension _Slot {
     /// and for an existential, the flags after the kind word, whose top bit is clear for a class-bound one
     /// (`ExistentialTypeFlags` in the runtime's `MetadataValues.h`).
     package static func valuesAreReferences<Delegate>(_ type: Delegate.Type) -> Bool {
-        switch _metadataKind(type) {
-        case 0, 0x305:  // a Swift class; an Objective-C class, wrapped
+        switch _MetadataKind(type) {
+        case .class, .objCClassWrapper:
             return true
-        case 0x303:  // an existential
+        case .existential:
             let flags = unsafeBitCast(type as Any.Type, to: UnsafeRawPointer.self)
                 .load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
             return flags & 0x8000_0000 == 0
@@ -370,8 +370,3 @@ extension _Slot {
         }
     }
 }
-
-/// The kind of the type's metadata: the Swift runtime's own function, which the standard library's reflection
-/// calls the same way.
-@_silgen_name("swift_getMetadataKind")
-package func _metadataKind(_ type: Any.Type) -> UInt32

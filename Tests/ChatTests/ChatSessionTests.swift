@@ -10,12 +10,7 @@ import Testing
         let transcript = Transcript()
         let session = ChatSession(console: transcript.console())
         session.start()
-        #expect(
-            transcript.lines(containing: "subscribed") == [
-                "chats#1 has been subscribed",
-                "conversation#1 has been subscribed",
-                "banner#1 has been subscribed",
-            ])
+        #expect(transcript.lines(containing: "subscribed") == firstScreens.map { "\($0) has been subscribed" })
         transcript.clear()
         return (session, transcript)
     }
@@ -25,12 +20,9 @@ import Testing
 
         session.handle("hi")
 
-        #expect(
-            transcript.lines == [
-                "chats#1 received \"hi\" · badge general: 1",
-                "conversation#1 received \"hi\" · bubble 1 in general",
-                "banner#1 received \"hi\" · shows [general] hi",
-            ])
+        // What each kind of screen prints after "received" is in that screen's tests.
+        #expect(transcript.lines.map { String($0.prefix { $0 != " " }) } == firstScreens)
+        #expect(transcript.lines.allSatisfy { $0.contains(" received \"hi\"") })
     }
 
     @Test func closingAScreenReleasesItAndTheMulticastStopsCallingIt() {
@@ -38,10 +30,10 @@ import Testing
 
         session.handle("/close banner")
         #expect(transcript.lines == ["banner#1 left (released; no remove call)"])
-        #expect(session.messages.count == 2)
+        #expect(session.messages.count == firstScreens.count - 1)
 
         session.handle("bye")
-        #expect(transcript.lines(containing: "received").count == 2)
+        #expect(transcript.lines(containing: "received").count == firstScreens.count - 1)
         #expect(transcript.lines(containing: "banner#1 received").isEmpty)
     }
 
@@ -51,7 +43,7 @@ import Testing
         session.handle("/open chats")
         session.handle("hi")
 
-        #expect(session.subscribedNames == ["chats#1", "conversation#1", "banner#1", "chats#2"])
+        #expect(session.subscribedNames == firstScreens + ["chats#2"])
         #expect(transcript.lines(containing: "received \"hi\" · badge general: 1").count == 2)
     }
 
@@ -68,7 +60,7 @@ import Testing
                 "chats#3 left (released; no remove call)",
                 "chats#1 left (released; no remove call)",
             ])
-        #expect(session.subscribedNames == ["conversation#1", "banner#1", "chats#2"])
+        #expect(session.subscribedNames == firstScreens.filter { $0 != "chats#1" } + ["chats#2"])
     }
 
     @Test func reopenedScreenIsANewInstanceAtTheEnd() {
@@ -77,7 +69,7 @@ import Testing
         session.handle("/close chats")
         session.handle("/open chats")
 
-        #expect(session.subscribedNames == ["conversation#1", "banner#1", "chats#2"])
+        #expect(session.subscribedNames == firstScreens.filter { $0 != "chats#1" } + ["chats#2"])
     }
 
     @Test func closingAScreenThatIsNotOpenSaysWhichAre() {
@@ -88,27 +80,31 @@ import Testing
         #expect(session.handle("/close banner"))
         #expect(session.handle("/close chats#2"))
 
+        let open = firstScreens.filter { $0 != "banner#1" }.joined(separator: ", ")
         #expect(
             transcript.lines == [
-                "error: no banner screen is open; open: chats#1, conversation#1",
-                "error: no chats#2 screen is open; open: chats#1, conversation#1",
+                "error: no banner screen is open; open: \(open)",
+                "error: no chats#2 screen is open; open: \(open)",
             ])
     }
 
     @Test func screensListsTheCountAndTheNamesInOrder() {
         let (session, transcript) = startedSession()
 
+        let kinds = ScreenKind.allCases.map(\.rawValue)
+
         session.handle("/screens")
-        session.handle("/close chats")
-        session.handle("/close conversation")
+        for kind in kinds.dropLast() {
+            session.handle("/close \(kind)")
+        }
         session.handle("/screens")
-        session.handle("/close banner")
+        session.handle("/close \(kinds[kinds.count - 1])")
         session.handle("/screens")
 
         #expect(
             transcript.lines(containing: "subscribed") == [
-                "3 screens subscribed: chats#1, conversation#1, banner#1",
-                "1 screen subscribed: banner#1",
+                "\(firstScreens.count) screens subscribed: \(firstScreens.joined(separator: ", "))",
+                "1 screen subscribed: \(firstScreens[firstScreens.count - 1])",
                 "no screen is subscribed",
             ])
     }
@@ -123,7 +119,9 @@ import Testing
 
         session.handle("/unread")
 
-        #expect(transcript.lines == ["unread: chats#1 3, conversation#1 0, banner#1 0, chats#2 2; total 5"])
+        // A chat list counts what it has not shown as read; the other screens show every message at once.
+        let others = firstScreens.filter { $0 != "chats#1" }.map { "\($0) 0, " }.joined()
+        #expect(transcript.lines == ["unread: chats#1 3, \(others)chats#2 2; total 5"])
     }
 
     @Test func burstDeliversExactlyNToEveryOpenScreen() {
@@ -137,23 +135,24 @@ import Testing
         #expect(
             transcript.lines == [
                 "burst: 4 threads sent 1000 messages at once; every open screen received exactly 1000: "
-                    + "chats#1, conversation#1, banner#1, chats#2"
+                    + (firstScreens + ["chats#2"]).joined(separator: ", ")
             ])
-        #expect(session.messages.map(\.receivedCount) == [1001, 1001, 1001, 1000])
+        #expect(session.messages.map(\.receivedCount) == firstScreens.map { _ in 1001 } + [1000])
     }
 
     @Test func screenStatesFollowTheMulticastAsScreensOpenAndClose() {
         let (session, _) = startedSession()
         let states = session.screenStates
         session.handle("hi")
-        #expect(states.snapshot().map(\.name) == ["chats#1", "conversation#1", "banner#1"])
-        #expect(states.snapshot().map(\.received) == [1, 1, 1])
+        #expect(states.snapshot().map(\.name) == firstScreens)
+        #expect(states.snapshot().map(\.received) == firstScreens.map { _ in 1 })
 
         session.handle("/close conversation")
         session.handle("/open chats")
 
-        #expect(states.snapshot().map(\.name) == ["chats#1", "banner#1", "chats#2"])
-        #expect(states.snapshot().map(\.received) == [1, 1, 0])
+        let stillOpen = firstScreens.filter { $0 != "conversation#1" }
+        #expect(states.snapshot().map(\.name) == stillOpen + ["chats#2"])
+        #expect(states.snapshot().map(\.received) == stillOpen.map { _ in 1 } + [0])
     }
 
     @Test func afterDeliveryIsCalledOncePerMessageFromEveryThread() {
@@ -178,7 +177,7 @@ import Testing
         session.handle("/burst 40")
 
         #expect(transcript.lines(containing: "every open screen received exactly 40").count == 1)
-        #expect(session.messages.map(\.receivedCount) == [40, 40, 40])
+        #expect(session.messages.map(\.receivedCount) == firstScreens.map { _ in 40 })
     }
 
     @Test func burstWithNoScreenOpenSaysSo() {
@@ -208,7 +207,7 @@ import Testing
         #expect(transcript.lines.first?.hasPrefix("error: ") == true)
 
         session.handle("still here")
-        #expect(transcript.lines(containing: "received \"still here\"").count == 3)
+        #expect(transcript.lines(containing: "received \"still here\"").count == firstScreens.count)
     }
 
     @Test func helpListsEveryCommand() {
@@ -230,13 +229,8 @@ import Testing
 
         #expect(transcript.lines(containing: "never sent").isEmpty)
         #expect(
-            Array(transcript.lines.suffix(5)) == [
-                "> /quit",
-                "bye",
-                "chats#1 left (released; no remove call)",
-                "conversation#1 left (released; no remove call)",
-                "banner#1 left (released; no remove call)",
-            ])
+            Array(transcript.lines.suffix(2 + firstScreens.count))
+                == ["> /quit", "bye"] + firstScreens.map { "\($0) left (released; no remove call)" })
         #expect(session.messages.isEmpty)
     }
 
@@ -246,7 +240,7 @@ import Testing
         session.play(["hi"], echo: false)
 
         #expect(transcript.lines(containing: "> ").isEmpty)
-        #expect(transcript.lines(containing: "received \"hi\"").count == 3)
+        #expect(transcript.lines(containing: "received \"hi\"").count == firstScreens.count)
         #expect(transcript.lines.contains("bye"))
         #expect(session.messages.isEmpty)
     }
@@ -256,15 +250,21 @@ import Testing
 
         session.play(Launch.demoScript, echo: true)
 
+        // The script opens a second chat list, closes the banner, and opens a new one.
+        let beforeBanner = firstScreens.filter { $0 != "banner#1" } + ["chats#2"]
         #expect(transcript.lines(containing: "error").isEmpty)
-        #expect(transcript.lines(containing: "received \"hello, screens\"").count == 3)
-        #expect(transcript.lines(containing: "received \"no banner for this one\"").count == 3)
+        #expect(transcript.lines(containing: "received \"hello, screens\"").count == firstScreens.count)
+        #expect(transcript.lines(containing: "received \"no banner for this one\"").count == beforeBanner.count)
         #expect(transcript.lines(containing: "banner#1 received \"no banner for this one\"").isEmpty)
         #expect(transcript.lines(containing: "banner#2 received \"the banner is back\"").count == 1)
         #expect(transcript.lines(containing: "every open screen received exactly 1000").count == 1)
-        #expect(
-            transcript.lines.contains("unread: chats#1 1004, conversation#1 0, chats#2 1003, banner#2 0; total 2007"))
-        #expect(transcript.lines.contains("3 screens subscribed: conversation#1, chats#2, banner#2"))
+        // A chat list counts what it has not shown as read; the other screens show every message at once.
+        let unread = (beforeBanner + ["banner#2"]).map { name in
+            "\(name) \(name == "chats#1" ? 1004 : name == "chats#2" ? 1003 : 0)"
+        }
+        #expect(transcript.lines.contains("unread: \(unread.joined(separator: ", ")); total 2007"))
+        let atTheEnd = beforeBanner.filter { $0 != "chats#1" } + ["banner#2"]
+        #expect(transcript.lines.contains("\(atTheEnd.count) screens subscribed: \(atTheEnd.joined(separator: ", "))"))
         #expect(transcript.lines.contains("bye"))
     }
 
@@ -272,7 +272,9 @@ import Testing
         let view = FullScreenView(placeholder: ScreenSnapshot.placeholder)
         let session = ChatSession(console: view.console())
         session.start()
-        #expect(view.statusLines.last == StatusLine("banner#1 has been subscribed", style: .orange))
+        #expect(
+            view.statusLines.last
+                == StatusLine("\(firstScreens[firstScreens.count - 1]) has been subscribed", style: .orange))
 
         for character in "/bogus" {
             #expect(view.type(.text(String(character))) == .editing)
@@ -294,7 +296,9 @@ import Testing
     @Test func onTheFullScreenViewEveryOpenScreenIsAPane() {
         let view = FullScreenView(placeholder: ScreenSnapshot.placeholder)
         let session = ChatSession(console: view.console())
-        session.start()
+        for kind in ["chats", "conversation", "banner"] {
+            session.handle("/open \(kind)")
+        }
         _ = view.type(.text("hi"))
         _ = view.type(.enter)
         session.handle("hi")

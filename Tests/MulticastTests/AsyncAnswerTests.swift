@@ -52,6 +52,7 @@ final class Document: ClosingDocument {
 
     @Test func allSatisfyStopsAtTheFirstRefusal() async {
         let (delegates, all) = documents(("a", true), ("b", false), ("c", true))
+        defer { extendLifetime(all) }
         #expect(await !delegates.inTurn.allSatisfy { await $0.mayClose() })
         #expect(log.calls == ["a", "b"])
         log.clear()

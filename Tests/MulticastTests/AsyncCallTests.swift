@@ -73,6 +73,7 @@ func leaveTheActor() async {
         let log = CallLog()
         let delegates = MulticastDelegate<any Listener>()
         let recorders = ["a", "b", "c"].map { Recorder($0, log: log) }
+        defer { extendLifetime(recorders) }
         for recorder in recorders { delegates.add(recorder) }
 
         await delegates.call { listener in
@@ -186,6 +187,7 @@ func leaveTheActor() async {
         let log = CallLog()
         let delegates = MulticastDelegate<any Listener>()
         let recorders = ["a", "b", "c"].map { Recorder($0, log: log) }
+        defer { extendLifetime(recorders) }
         for recorder in recorders { delegates.add(recorder) }
 
         await #expect(throws: Stop(name: "b")) {
@@ -207,6 +209,7 @@ func leaveTheActor() async {
         let log = CallLog()
         let delegates = MulticastDelegate<any Listener>()
         let recorders = ["a", "b", "c"].map { Recorder($0, log: log) }
+        defer { extendLifetime(recorders) }
         for recorder in recorders { delegates.add(recorder) }
         func stop() async throws(Stop) {
             try await delegates.call { listener async throws(Stop) in
@@ -228,6 +231,7 @@ func leaveTheActor() async {
         let log = CallLog()
         let delegates = MulticastDelegate<any Listener>()
         let recorders = ["a", "b"].map { Recorder($0, log: log) }
+        defer { extendLifetime(recorders) }
         for recorder in recorders { delegates.add(recorder) }
 
         // This compiles only because the synchronous `call` is chosen: the async one would demand `await`.

@@ -24,6 +24,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         let log = CallLog()
         let delegates = MulticastDelegate<any Worker>()
         let workers = ["a", "b", "c", "d"].map(NamedWorker.init)
+        defer { extendLifetime(workers) }
         for worker in workers { delegates.add(worker) }
         let removed = NamedWorker("removed")
         delegates.add(removed)
@@ -43,6 +44,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         let log = CallLog()
         let delegates = MulticastDelegate<any Worker>()
         let workers = ["a", "b", "failing", "c"].map(NamedWorker.init)
+        defer { extendLifetime(workers) }
         for worker in workers { delegates.add(worker) }
 
         await #expect(throws: Stop(name: "failing")) {
@@ -65,6 +67,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         let log = CallLog()
         let delegates = MulticastDelegate<any Worker>()
         let workers = ["a", "b", "c"].map(NamedWorker.init)
+        defer { extendLifetime(workers) }
         for worker in workers { delegates.add(worker) }
         let started = Countdown(count: workers.count)
 
@@ -107,6 +110,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         let log = CallLog()
         let delegates = MulticastDelegate<any Worker>()
         let workers = ["a", "b"].map(NamedWorker.init)
+        defer { extendLifetime(workers) }
         for worker in workers { delegates.add(worker) }
         let latecomer = NamedWorker("latecomer")
 
@@ -144,6 +148,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
     @Test func mapConcurrentlyRethrowsTheFirstError() async {
         let delegates = MulticastDelegate<any Worker>()
         let workers = ["a", "failing"].map(NamedWorker.init)
+        defer { extendLifetime(workers) }
         for worker in workers { delegates.add(worker) }
 
         await #expect(throws: Stop(name: "failing")) {

@@ -27,6 +27,7 @@ import Testing
 
         let multicast = MulticastDelegate<any MessageObserver>()
         let observers = (0..<12).map { OrderedObserver(index: $0) }
+        defer { extendLifetime(observers) }
         for observer in observers { multicast.add(observer) }
         var called: [Int] = []
         multicast.call { called.append($0.index) }

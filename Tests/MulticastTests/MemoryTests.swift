@@ -87,6 +87,7 @@ import Testing
         weak let weakOwner = owner
         weak let weakMulticast = owner?.delegates
         let others = (0..<3).map { Recorder("\($0)", log: log) }
+        defer { extendLifetime(others) }
         owner!.delegates.add(others[0])
         owner!.delegates.add(owner!)
         owner!.delegates.add(others[1], retention: .strong)

@@ -108,6 +108,7 @@ final class PlayerRecorder: PlayerDelegate {
         let player = Player()
         let delegates = MulticastDelegate<any PlayerDelegate>()
         let recorders = ["a", "b", "c"].map { PlayerRecorder($0, log: log) }
+        defer { extendLifetime(recorders) }
         recorders[1].refusesToStop = true
         for recorder in recorders { delegates.add(recorder) }
         player.delegate = delegates

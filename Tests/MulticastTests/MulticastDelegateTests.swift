@@ -356,6 +356,7 @@ import Testing
     @Test func nestedCallRunsFully() {
         let delegates = MulticastDelegate<any Listener>()
         let all = recorders("0", "1", "2")
+        defer { extendLifetime(all) }
         all[1].onHear = { recorder in
             if recorder.heard.count == 1 {
                 delegates.call { $0.hear(2) }
@@ -399,6 +400,7 @@ import Testing
         struct Stop: Error, Equatable {}
         let delegates = MulticastDelegate<any Listener>()
         let all = recorders("0", "1", "2")
+        defer { extendLifetime(all) }
         for delegate in all { delegates.add(delegate) }
         #expect(throws: Stop()) {
             try delegates.call { delegate in
@@ -417,6 +419,7 @@ import Testing
         }
         let delegates = MulticastDelegate<any Listener>()
         let all = recorders("0", "1", "2")
+        defer { extendLifetime(all) }
         for delegate in all { delegates.add(delegate) }
         func validate() throws(Invalid) {
             try delegates.call { delegate throws(Invalid) in

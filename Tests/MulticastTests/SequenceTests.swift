@@ -13,6 +13,7 @@ import Testing
     @Test func sequenceMethodsReturnWhatTheDelegatesAnswer() {
         let delegates = MulticastDelegate<any Listener>()
         let all = recorders("a", "bb", "ccc")
+        defer { extendLifetime(all) }
         for delegate in all { delegates.add(delegate) }
         #expect(delegates.map(\.name.count) == [1, 2, 3])
         #expect(delegates.compactMap { $0.name.count > 1 ? $0.name : nil } == ["bb", "ccc"])
@@ -27,6 +28,7 @@ import Testing
     @Test func iterationTakesItsSnapshotAtMakeIterator() {
         let delegates = MulticastDelegate<any Listener>()
         let all = recorders("0", "1", "2")
+        defer { extendLifetime(all) }
         delegates.add(all[0])
         delegates.add(all[1])
         var iterator = delegates.makeIterator()

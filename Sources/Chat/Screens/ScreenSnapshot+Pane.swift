@@ -12,7 +12,7 @@ import TerminalKit
 /// ```
 extension ScreenSnapshot: Pane {
     /// What the full-screen view shows where the panes go when no screen is open.
-    package static let placeholder = "no screen is open: /open chats, conversation or banner"
+    package static let placeholder = "no screen is open; /open one of: \(ScreenKind.choices)"
 
     /// The screen's name, such as `chats#1`.
     package var title: String { name }

@@ -58,13 +58,14 @@ import Testing
     }
 
     @Test func unknownScreenErrorListsTheScreens() {
+        let kinds = ScreenKind.allCases.map(\.rawValue).joined(separator: ", ")
         #expect(throws: CommandError.unknownScreen("inbox", command: "/open")) { try Command.parse("/open inbox") }
         #expect(
             CommandError.unknownScreen("inbox", command: "/open").description
-                == "no screen \"inbox\"; screens: chats, conversation, banner")
+                == "no screen \"inbox\"; screens: \(kinds)")
         #expect(
             CommandError.missingScreen(command: "/close").description
-                == "/close needs a screen: chats, conversation, banner, or a name like chats#1")
+                == "/close needs a screen: \(kinds), or a name like chats#1")
     }
 
     @Test func unknownCommandErrorListsTheCommands() {

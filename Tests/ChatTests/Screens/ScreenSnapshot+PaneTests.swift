@@ -101,9 +101,9 @@ import Testing
     @Test func closedScreenHasNoPaneAndTheOthersShareTheWidth() {
         let transcript = Transcript()
         let session = ChatSession(console: transcript.console())
-        session.start()
-        session.handle("hi")
-        session.handle("/close banner")
+        for line in ["/open chats", "/open conversation", "/open banner", "hi", "/close banner"] {
+            session.handle(line)
+        }
 
         let screens = session.screenStates.snapshot()
         #expect(screens.map(\.name) == ["chats#1", "conversation#1"])
@@ -202,12 +202,17 @@ import Testing
         #expect(frame.text[0..<9].allSatisfy { !$0.contains("banner#5") })
     }
 
+    @Test(arguments: ScreenKind.allCases)
+    func placeholderNamesEveryKindOfScreen(kind: ScreenKind) {
+        #expect(ScreenSnapshot.placeholder.contains(" \(kind.rawValue)"))
+    }
+
     @Test func statusThatDoesNotFitSaysHowMuchIsLeftOut() {
         let status = (1...20).map { StatusLine("line \($0)") }
         let frame = layout(screens: [], status: status, input: "", size: TerminalSize(rows: 40, columns: 60))
 
         // A third of the rows above the input line: 13 status lines, 12 of the 20 and the note for the other 8.
-        #expect(frame.text[0] == "no screen is open: /open chats, conversation or banner" + spaces(6))
+        #expect(frame.text[0].hasPrefix("no screen is open"))
         #expect(frame.text[26] == "line 1" + spaces(54))
         #expect(frame.text[37] == "line 12" + spaces(53))
         #expect(frame.text[38] == "+8 more lines: a taller terminal shows them" + spaces(17))

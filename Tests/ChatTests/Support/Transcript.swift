@@ -29,6 +29,10 @@ final class Transcript: Sendable {
     }
 }
 
+/// The screens a started session opens, one of each kind in `ScreenKind`'s order: `chats#1`, `conversation#1`,
+/// and so on. Tests that expect every screen read this list, so that a new kind of screen changes none of them.
+let firstScreens = ScreenKind.allCases.map { "\($0.rawValue)#1" }
+
 extension ChatSession {
     /// The names of the screens the multicast calls, in order.
     var subscribedNames: [String] {

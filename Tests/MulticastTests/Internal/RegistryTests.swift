@@ -104,6 +104,7 @@ import Testing
     @Test func churnWithAPassAlwaysOpenKeepsMemoryBounded() {
         let delegates = MulticastDelegate<any Listener>()
         let all = (0..<100).map { Recorder("\($0)", log: log) }
+        defer { extendLifetime(all) }
         for delegate in all { delegates.add(delegate) }
         var random = SplitMix64(seed: 7)
         var open = delegates.makeIterator()
