@@ -1,4 +1,5 @@
 // snippet.hide
+import Dispatch
 import Multicast
 
 @MainActor
@@ -12,8 +13,6 @@ enum AppEvents {
 }
 
 // snippet.show
-import Dispatch
-
 // Was: a serial queue that posts, with observers added with `queue: .main`.
 nonisolated final class SyncEngine: Sendable {
     private let queue = DispatchQueue(label: "sync")  // serial: one sync at a time, its events in order
