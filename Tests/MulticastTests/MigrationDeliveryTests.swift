@@ -49,9 +49,12 @@ final class WaitingSyncEngine: Sendable {
         self.observers = observers
     }
 
-    func sync(_ id: Int, steps: Int, completion: @escaping @Sendable () -> Void) {
+    func sync(
+        _ id: Int, steps: Int, work: @escaping @Sendable () -> Void = {}, completion: @escaping @Sendable () -> Void
+    ) {
         queue.async {
             self.post { $0.syncDidStart(id) }
+            work()
             for step in 1...steps { self.post { $0.syncDidProgress(id, step: step, of: steps) } }
             self.post { $0.syncDidFinish(id) }
             completion()
@@ -161,6 +164,29 @@ actor ReentrantSyncService {
         #expect(await eventually { completions.hasOpened }, "the syncs never completed")
         // In order, each sync whole, and each completion after its screens heard "done".
         #expect(log.value == syncLines(1, steps: 3) + ["completed 1"] + syncLines(3, steps: 3) + ["completed 3"])
+        withExtendedLifetime(screen) {}
+    }
+
+    @MainActor
+    @Test func aSerialQueueThatWaitsNeverStartsASyncBeforeTheOneBeforeItHasFinished() async {
+        let log = Guarded<[String]>([])
+        let screen = SyncScreen(log: log)
+        let observers = MulticastDelegate<any SyncProgressObserver>()
+        observers.add(screen)
+        let engine = WaitingSyncEngine(observers: observers)
+        let secondStarted = DispatchSemaphore(value: 0)
+        let completions = Countdown(count: 2)
+        // The first sync's work waits until the screens hear the second start, or a second at most: on a queue
+        // that ran both at once the second would start within the first, and here it never does.
+        engine.sync(1, steps: 1, work: { _ = secondStarted.wait(timeout: .now() + 1) }) { completions.arrive() }
+        engine.sync(3, steps: 1) { completions.arrive() }
+        let watcher = Task {
+            _ = await eventually(within: 2) { log.value.contains("start 3") }
+            secondStarted.signal()
+        }
+        #expect(await eventually { completions.hasOpened }, "the syncs never completed")
+        await watcher.value
+        #expect(log.value == syncLines(1, steps: 1) + syncLines(3, steps: 1))
         withExtendedLifetime(screen) {}
     }
 
