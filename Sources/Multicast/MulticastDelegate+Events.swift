@@ -31,7 +31,10 @@ extension MulticastDelegate {
     /// the iteration starts. The sequence keeps the forwarder alive, and the multicast holds it weakly, as it
     /// holds every delegate added with ``add(_:)``. The forwarder is removed when the iteration ends: when
     /// the forwarder finishes the continuation, when the iterating task is cancelled, or when the sequence and
-    /// its iterator are dropped (a `break` out of a `for await` loop); nothing else needs to remove it. It is
+    /// its iterator are dropped (a `break` out of a `for await` loop); nothing else needs to remove it.
+    /// Removing the forwarder yourself, with ``remove(_:)`` or ``removeAll()``, stops its events but does not
+    /// end the sequence: the iteration waits until the forwarder finishes the continuation or the task is
+    /// cancelled. It is
     /// removed and released where the sequence is iterated or dropped, so a forwarder that is not `Sendable`
     /// never meets another thread. The sequence keeps the multicast alive too.
     ///
@@ -100,8 +103,9 @@ extension MulticastDelegate {
             var base: AsyncStream<Element>.Iterator
             let subscription: _EventsSubscription<Delegate, Element>
 
-            /// Returns the next event, waiting for it if none is buffered; nil once the sequence has ended,
-            /// when the forwarder is no longer a delegate of the multicast.
+            /// Returns the next event, waiting for it if none is buffered; nil once the sequence has ended:
+            /// when the forwarder has finished the continuation, or the iterating task is cancelled. Removing
+            /// the forwarder from the multicast does not end it.
             public mutating func next() async -> Element? {
                 guard let element = await base.next() else {
                     subscription.end()
@@ -111,7 +115,8 @@ extension MulticastDelegate {
             }
 
             /// Returns the next event, waiting for it on `actor`, the caller's, if none is buffered; nil once
-            /// the sequence has ended, when the forwarder is no longer a delegate of the multicast.
+            /// the sequence has ended: when the forwarder has finished the continuation, or the iterating task
+            /// is cancelled. Removing the forwarder from the multicast does not end it.
             ///
             /// - Parameter actor: The actor of the caller, which `for await` passes.
             @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)

@@ -1,0 +1,25 @@
+// snippet.hide
+import Multicast
+
+@MainActor
+protocol TabBarDelegate: AnyObject {
+    func tabBarDidSelect(tag: Int)
+}
+
+@MainActor
+enum AppEvents {
+    static let tabBar = MulticastDelegate<any TabBarDelegate>()
+}
+
+// snippet.show
+@MainActor
+final class FirstSelectionTip: TabBarDelegate {
+    init() {
+        AppEvents.tabBar.add(self, retention: .strong)
+    }
+
+    func tabBarDidSelect(tag: Int) {
+        guard AppEvents.tabBar.remove(self) else { return }  // once: only the call that removes it goes on
+        print("Tip: touch and hold a tab to reorder the tabs")
+    }
+}
