@@ -17,7 +17,8 @@
 # What it does not cover: nothing is built against Apple's SDK, linked or run; Darwin is a stand-in; `Int` is
 # 64-bit even on the 32-bit watchOS triples, because the Linux interface spells it so (Scripts/check-32-bit.sh
 # compiles the word-size-dependent code for 32-bit targets); the test targets are not compiled (Swift Testing
-# is not rebuilt here).
+# is not rebuilt here, and the Linux interface of Swift Testing has no Apple availability): the script checks
+# instead that every exit test is inside the platform guard.
 #
 # The rebuilt standard libraries are cached in .build/apple-platforms, keyed by the compiler's version and by
 # how this script builds them, so a second run only type-checks.
@@ -55,6 +56,27 @@ sdk_flags() {
     [[ "$1" == *-apple-xros* ]] && printf '%s\n' -sdk "$root/Tests/PlatformChecks/XROS.sdk"
     return 0
 }
+
+# Exit tests (`#expect(processExitsWith:)`) are unavailable in Swift Testing on iOS, tvOS, watchOS and
+# visionOS, and the test targets are not compiled here: so each exit test must sit inside the guard that
+# README names, or the tests would not compile for those platforms.
+exit_test_guard='os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)'
+unguarded="$(find Tests -name '*.swift' -not -path 'Tests/CompileChecks/*' -not -path 'Tests/PlatformChecks/*' \
+    -print0 | xargs -0 awk -v guard="$exit_test_guard" '
+        FNR == 1 { depth = 0 }
+        /^[[:space:]]*#if / { depth++; guarded[depth] = index($0, guard) > 0; next }
+        /^[[:space:]]*#(elseif|else)/ { guarded[depth] = 0; next }
+        /^[[:space:]]*#endif/ { depth--; next }
+        /processExitsWith/ {
+            ok = 0
+            for (level = 1; level <= depth; level++) if (guarded[level]) ok = 1
+            if (!ok) print FILENAME ":" FNR ": an exit test outside #if " guard
+        }')"
+if [[ -n "$unguarded" ]]; then
+    printf '%s\n' "$unguarded" >&2
+    exit 1
+fi
+echo "ok   every exit test in Tests is inside #if $exit_test_guard"
 
 # The package's sources, found by folder so that new and renamed files are checked without a change here.
 mapfile -t library_sources < <(find Sources/Multicast -name '*.swift' | sort)
@@ -107,6 +129,8 @@ build_stdlib() {
 cache_key="$( (swift-frontend --version 2>&1; declare -f patch_interface build_stdlib sdk_flags) | sha256sum | cut -c1-16)"
 work=".build/apple-platforms"
 cache="$work/stdlib-$cache_key"
+mkdir -p "$work"
+find "$work" -maxdepth 1 -name 'stdlib-*' ! -name "stdlib-$cache_key" -exec rm -rf {} +  # older builds
 
 # A copy of the sources in which the Objective-C branches are taken, as on every Apple platform. Diagnostics
 # name the copy; the output names the original files.
