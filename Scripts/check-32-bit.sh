@@ -30,10 +30,13 @@ root="$PWD"
 started=$SECONDS
 
 # 32-bit ARM, as armv7k watches; 32-bit x86; 32-bit RISC-V. Each has its own branch in the C shims.
-if [[ $# -gt 0 ]]; then targets=("$@"); else targets=(armv7-none-none-eabi i686-unknown-none-elf riscv32-none-none-eabi); fi
+targets=(armv7-none-none-eabi i686-unknown-none-elf riscv32-none-none-eabi)
+if [[ $# -gt 0 ]]; then targets=("$@"); fi
 
 # Left out: a file that uses Swift concurrency or reflection, which Embedded Swift does not have.
-left_out_pattern='\<(async|await|AsyncStream|AsyncSequence|AsyncIteratorProtocol|Task|TaskGroup|withTaskGroup|withThrowingTaskGroup|Actor|MainActor|Mirror|CustomReflectable)\>|String\((describing|reflecting):'
+concurrency='async|await|AsyncStream|AsyncSequence|AsyncIteratorProtocol|Task|TaskGroup|withTaskGroup'
+concurrency+='|withThrowingTaskGroup|Actor|MainActor'
+left_out_pattern="\\<($concurrency|Mirror|CustomReflectable)\\>|String\\((describing|reflecting):"
 # Word-size-dependent code, which must not be left out.
 word_size_pattern='_pointerBitWidth|bitWidth|MemoryLayout|(U)?Int(32|64)\>|0x[0-9A-Fa-f_]{10,}'
 # What Embedded Swift reports as its own restriction rather than as a fault of the code.
@@ -73,7 +76,7 @@ for target in "${targets[@]}"; do
     output="$(swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library \
         -swift-version 5 -enable-upcoming-feature ExistentialAny -D MULTICAST_INTERNAL_CHECKS -D DEBUG \
         -module-name Multicast -I Tests/PlatformChecks/Glibc -Xcc -fmodule-map-file="$work/shims.modulemap" \
-        -Xcc -ffreestanding -diagnostic-style llvm -emit-sil -o /dev/null \
+        -Xcc -ffreestanding -diagnostic-style llvm -emit-sil -o "$work/$target.sil" \
         "${compiled[@]}" Tests/PlatformChecks/Embedded/*.swift 2>&1 | sed "s|$work/sources/||g; s|$root/||g" ||
         true)"
     printf '%s\n' "$output" >"$work/$target.log"

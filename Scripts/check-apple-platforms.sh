@@ -103,7 +103,8 @@ patch_interface() {
         -e '/^[[:space:]]*@backDeployed(/d' \
         -e 's/self = _stdlib_remainderl(self, other)/fatalError()/' \
         -e 's/self = _stdlib_squareRootl(self)/fatalError()/' \
-        -e 's/@_implements(_Concurrency\.Async[A-Za-z]*, Failure) public typealias \([A-Za-z_]*\) = .*/public typealias _unused\1 = Swift.Never/' \
+        -e 's/@_implements(_Concurrency\.Async[A-Za-z]*, Failure) public typealias \([A-Za-z_]*\) = .*/'\
+'public typealias _unused\1 = Swift.Never/' \
         "$linux_interfaces/$1.swiftmodule/x86_64-unknown-linux-gnu.swiftinterface"
 }
 
@@ -126,7 +127,8 @@ build_stdlib() {
 }
 
 # The cache: one folder per compiler version and version of the two functions that build the library.
-cache_key="$( (swift-frontend --version 2>&1; declare -f patch_interface build_stdlib sdk_flags) | sha256sum | cut -c1-16)"
+cache_key="$( (swift-frontend --version 2>&1; declare -f patch_interface build_stdlib sdk_flags) | sha256sum |
+    cut -c1-16)"
 work=".build/apple-platforms"
 cache="$work/stdlib-$cache_key"
 mkdir -p "$work"
@@ -183,11 +185,13 @@ for triple in "${triples[@]}"; do
         -I Tests/PlatformChecks/Darwin -Xcc -fmodule-map-file="$work/shims.modulemap"
         -package-name multicast -parse-as-library -wmo -diagnostic-style llvm)
     # compile NAME SOURCE...: SIL diagnostics for module NAME; its .swiftmodule goes to $out for the next.
+    # The SIL goes to a file, never to /dev/null: a compile that fails deletes its outputs, and with
+    # -emit-module it deletes the -o path too, which for a root user would be the device itself.
     compile() {
         local name="$1"
         shift
         swiftc "${common[@]}" "${swift_settings[@]}" -I "$out" -module-name "$name" \
-            -emit-module -emit-module-path "$out/$name.swiftmodule" -emit-sil -o /dev/null "$@" 2>&1 |
+            -emit-module -emit-module-path "$out/$name.swiftmodule" -emit-sil -o "$out/$name.sil" "$@" 2>&1 |
             sed "s|$copy/||g; s|$root/||g"
         return "${PIPESTATUS[0]}"
     }
