@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Compiles the library (`Multicast`) for 32-bit targets, so that code that assumes a 64-bit `Int` or pointer
-# (a literal that does not fit, a shift by 32 or more, a layout) fails CI. 32-bit watchOS (armv7k,
-# arm64_32) is where users meet such a bug; Scripts/check-apple-platforms.sh cannot see it, since the Linux
-# interface it rebuilds spells `Int` with 64 bits.
+# where the compiler can tell fails CI: a literal that does not fit 32 bits, a conversion or a C type that
+# type-checks only at 64 bits. 32-bit watchOS (armv7k, arm64_32) is where users would meet such a bug;
+# Scripts/check-apple-platforms.sh cannot see it, since the Linux interface it rebuilds spells `Int` with 64
+# bits. What no compiler reports, and nothing here runs at 32 bits: a shift by 32 or more (Swift's `<<` gives
+# 0 there, without a diagnostic) and an assumption about a size or layout checked at run time.
 #
 # How: the toolchain ships Embedded Swift's standard library for bare-metal 32-bit targets, with a 32-bit
 # `Int`. The library's sources go through SIL diagnostics there (where a literal that overflows `Int` or
