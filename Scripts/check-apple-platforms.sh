@@ -91,7 +91,8 @@ linux_interfaces="$resources/linux"
     { echo "error: no standard library interface in $linux_interfaces" >&2; exit 1; }
 
 # patch_interface MODULE TRIPLE: prints MODULE's Linux interface, made buildable for TRIPLE. What is changed:
-#   - the target in the module flags; -Onone for -O, since only the declarations are needed (twice as fast);
+#   - the target in the module flags; -Onone for -O, since only the declarations are needed (Swift builds in
+#     26 s of processor time instead of 41);
 #   - `@backDeployed` attributes are dropped: the Linux interface prints their functions without the bodies
 #     that a back-deployed function must have;
 #   - Float80's remainder and square root call C functions that exist only for x86: they trap instead
@@ -126,7 +127,7 @@ build_stdlib() {
     touch "$out/done"
 }
 
-# The cache: one folder per compiler version and version of the two functions that build the library.
+# The cache: one folder per compiler version and version of the three functions that build the library.
 cache_key="$( (swift-frontend --version 2>&1; declare -f patch_interface build_stdlib sdk_flags) | sha256sum |
     cut -c1-16)"
 work=".build/apple-platforms"
