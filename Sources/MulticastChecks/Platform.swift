@@ -56,7 +56,14 @@ package final class Guarded<Value>: @unchecked Sendable {
 /// Seconds on a monotonic clock.
 func monotonicSeconds() -> Double {
     var now = timespec()
+    // Darwin's <time.h> makes each clock an enumerator of `clockid_t` and `CLOCK_MONOTONIC` a macro that
+    // stands for `_CLOCK_MONOTONIC`, a macro the Swift importer does not import; glibc's and musl's make
+    // `CLOCK_MONOTONIC` a number, which it does.
+    #if canImport(Darwin)
+    clock_gettime(_CLOCK_MONOTONIC, &now)
+    #else
     clock_gettime(CLOCK_MONOTONIC, &now)
+    #endif
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 

@@ -280,6 +280,8 @@ actor Uploader {
         #expect(signIns.isEmpty)
     }
 
+    // An exit test, which Swift Testing has on these systems only (not on iOS, tvOS, watchOS or visionOS).
+    #if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)
     @Test func aForwarderThatIsAlreadyADelegateIsRefusedWithAMessageThatSaysWhatToDo() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             final class Shared: TickObserver {
@@ -294,4 +296,5 @@ actor Uploader {
         #expect(message.contains("is already a delegate of this multicast"))
         #expect(message.contains("Return a new object"))
     }
+    #endif
 }

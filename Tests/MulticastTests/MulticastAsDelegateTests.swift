@@ -129,6 +129,8 @@ final class PlayerRecorder: PlayerDelegate {
         #expect(player.delegate == nil)
     }
 
+    // An exit test, which Swift Testing has on these systems only (not on iOS, tvOS, watchOS or visionOS).
+    #if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)
     @Test func aMulticastAddedToItselfIsRefusedWithAMessageThatSaysWhatHappened() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run {
@@ -141,4 +143,5 @@ final class PlayerRecorder: PlayerDelegate {
         #expect(message.contains("MulticastDelegate<PlayerDelegate>: the multicast was added to itself"))
         #expect(message.contains("Add the objects that should receive the events to it"))
     }
+    #endif
 }

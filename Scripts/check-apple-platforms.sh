@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# Type-checks the library (`Multicast`) and the test tools (`MulticastChecks`) for Apple's platforms, on a
+# machine that has no Apple SDK, and fails on any error or warning.
+#
+# How: the toolchain ships its standard library for Linux as textual interfaces, whose declarations keep
+# Apple's `@available(macOS ..., iOS ...)` annotations. Rebuilt for an Apple triple, they give a standard
+# library against which the compiler applies Apple's availability rules at each platform's deployment target.
+# The Darwin branches (`canImport(Darwin)`) compile against Tests/PlatformChecks/Darwin, a stand-in module that
+# declares, in Apple's headers' types, nullability and availability, what those branches use; the
+# Objective-C branches (`_runtime(_ObjC)`) are compiled by checking a copy of the sources in which that
+# condition is true, as it is on every Apple platform. The sources go through SIL diagnostics (-emit-sil),
+# with the settings Package.swift gives every target and the internal checks compiled in.
+#
+# A control shows that availability is checked: Tests/PlatformChecks/AvailabilityControl.swift uses an API
+# newer than every deployment target and must be rejected on each triple, or the check fails.
+#
+# What it does not cover: nothing is built against Apple's SDK, linked or run; Darwin is a stand-in; `Int` is
+# 64-bit even on the 32-bit watchOS triples, because the Linux interface spells it so (Scripts/check-32-bit.sh
+# compiles the word-size-dependent code for 32-bit targets); the test targets are not compiled (Swift Testing
+# is not rebuilt here, and the Linux interface of Swift Testing has no Apple availability): the script checks
+# instead that every exit test is inside the platform guard.
+#
+# The rebuilt standard libraries are cached in .build/apple-platforms, keyed by the compiler's version and by
+# how this script builds them, so a second run only type-checks.
+#
+# Usage: Scripts/check-apple-platforms.sh [triple ...]   (no arguments: every triple below)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+started=$SECONDS
+
+# One triple per platform and architecture that Package.swift's `platforms` names, at its deployment target.
+# watchOS has two 32-bit architectures: armv7k (Series 3) and arm64_32 (Series 4 to 8), whose pointers are
+# 32-bit on a 64-bit processor.
+all_triples=(
+    arm64-apple-macos10.15
+    x86_64-apple-macos10.15
+    arm64-apple-ios13
+    arm64-apple-tvos13
+    armv7k-apple-watchos6
+    arm64_32-apple-watchos6
+    arm64-apple-xros1
+)
+# Package.swift's minimums, as the triples above spell them; the check stops if the two disagree.
+for minimum in 'macOS(.v10_15)' 'iOS(.v13)' 'tvOS(.v13)' 'watchOS(.v6)' 'visionOS(.v1)'; do
+    grep -qF ".$minimum" Package.swift ||
+        { echo "error: Package.swift no longer names .$minimum: update the triples of $0" >&2; exit 1; }
+done
+if [[ $# -gt 0 ]]; then triples=("$@"); else triples=("${all_triples[@]}"); fi
+
+# sdk_flags TRIPLE: visionOS takes the availability of every declaration that names only iOS, at the visionOS
+# release that Apple's SDK maps the iOS release to (in its SDKSettings.json: iOS 17 is visionOS 1, iOS 18 is
+# visionOS 2, and anything older than iOS 17 is in visionOS 1). Tests/PlatformChecks/XROS.sdk holds that
+# mapping and nothing else; without it, the compiler compares iOS versions to visionOS 1 and rejects iOS 14.
+sdk_flags() {
+    [[ "$1" == *-apple-xros* ]] && printf '%s\n' -sdk "$root/Tests/PlatformChecks/XROS.sdk"
+    return 0
+}
+
+# Exit tests (`#expect(processExitsWith:)`) are unavailable in Swift Testing on iOS, tvOS, watchOS and
+# visionOS, and the test targets are not compiled here: so each exit test must sit inside the guard that
+# README names, or the tests would not compile for those platforms.
+exit_test_guard='os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)'
+unguarded="$(find Tests -name '*.swift' -not -path 'Tests/CompileChecks/*' -not -path 'Tests/PlatformChecks/*' \
+    -print0 | xargs -0 awk -v guard="$exit_test_guard" '
+        FNR == 1 { depth = 0 }
+        /^[[:space:]]*#if / { depth++; guarded[depth] = index($0, guard) > 0; next }
+        /^[[:space:]]*#(elseif|else)/ { guarded[depth] = 0; next }
+        /^[[:space:]]*#endif/ { depth--; next }
+        /processExitsWith/ {
+            ok = 0
+            for (level = 1; level <= depth; level++) if (guarded[level]) ok = 1
+            if (!ok) print FILENAME ":" FNR ": an exit test outside #if " guard
+        }')"
+if [[ -n "$unguarded" ]]; then
+    printf '%s\n' "$unguarded" >&2
+    exit 1
+fi
+echo "ok   every exit test in Tests is inside #if $exit_test_guard"
+
+# The package's sources, found by folder so that new and renamed files are checked without a change here.
+mapfile -t library_sources < <(find Sources/Multicast -name '*.swift' | sort)
+mapfile -t checks_sources < <(find Sources/MulticastChecks -name '*.swift' | sort)
+# What Package.swift gives every Swift target, and the internal checks that CI's builds compile in.
+swift_settings=(-swift-version 6 -enable-upcoming-feature ExistentialAny
+    -enable-upcoming-feature MemberImportVisibility -D MULTICAST_INTERNAL_CHECKS -D DEBUG -Onone)
+
+resources="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/swift"
+linux_interfaces="$resources/linux"
+[[ -f "$linux_interfaces/Swift.swiftmodule/x86_64-unknown-linux-gnu.swiftinterface" ]] ||
+    { echo "error: no standard library interface in $linux_interfaces" >&2; exit 1; }
+
+# patch_interface MODULE TRIPLE: prints MODULE's Linux interface, made buildable for TRIPLE. What is changed:
+#   - the target in the module flags; -Onone for -O, since only the declarations are needed (Swift builds in
+#     26 s of processor time instead of 41);
+#   - `@backDeployed` attributes are dropped: the Linux interface prints their functions without the bodies
+#     that a back-deployed function must have;
+#   - Float80's remainder and square root call C functions that exist only for x86: they trap instead
+#     (`Float80` is never used here);
+#   - in _Concurrency, the `Failure` associated type witnesses that Apple marks macOS 15 and later
+#     (`@_implements(... Failure)`) become plain aliases, which no conformance uses.
+patch_interface() {
+    sed -e "1,6s/-target x86_64-unknown-linux-gnu/-target $2/" -e '1,6s/ -O / -Onone /' \
+        -e '/^[[:space:]]*@backDeployed(/d' \
+        -e 's/self = _stdlib_remainderl(self, other)/fatalError()/' \
+        -e 's/self = _stdlib_squareRootl(self)/fatalError()/' \
+        -e 's/@_implements(_Concurrency\.Async[A-Za-z]*, Failure) public typealias \([A-Za-z_]*\) = .*/'\
+'public typealias _unused\1 = Swift.Never/' \
+        "$linux_interfaces/$1.swiftmodule/x86_64-unknown-linux-gnu.swiftinterface"
+}
+
+# build_stdlib TRIPLE: Swift, SwiftOnoneSupport and _Concurrency for TRIPLE, in $cache/TRIPLE.
+build_stdlib() {
+    local triple="$1" out="$cache/$1" module
+    [[ -f "$out/done" ]] && return 0
+    rm -rf "$out"
+    mkdir -p "$out"
+    for module in Swift SwiftOnoneSupport _Concurrency; do
+        patch_interface "$module" "$triple" >"$out/$module.swiftinterface"
+        local stdlib_flag=()
+        [[ "$module" == Swift ]] && stdlib_flag=(-parse-stdlib)
+        swift-frontend -compile-module-from-interface -module-name "$module" "${stdlib_flag[@]}" \
+            -I "$out" -Xcc -ffreestanding -resource-dir "$resources" $(sdk_flags "$triple") \
+            -o "$out/$module.swiftmodule" "$out/$module.swiftinterface" ||
+            { echo "error: could not build $module for $triple" >&2; return 1; }
+    done
+    touch "$out/done"
+}
+
+# The cache: one folder per compiler version and version of the three functions that build the library.
+cache_key="$( (swift-frontend --version 2>&1; declare -f patch_interface build_stdlib sdk_flags) | sha256sum |
+    cut -c1-16)"
+work=".build/apple-platforms"
+cache="$work/stdlib-$cache_key"
+mkdir -p "$work"
+find "$work" -maxdepth 1 -name 'stdlib-*' ! -name "stdlib-$cache_key" -exec rm -rf {} +  # older builds
+
+# A copy of the sources in which the Objective-C branches are taken, as on every Apple platform. Diagnostics
+# name the copy; the output names the original files.
+copy="$work/sources"
+rm -rf "$copy"
+mkdir -p "$copy"
+for source in "${library_sources[@]}" "${checks_sources[@]}"; do
+    mkdir -p "$copy/$(dirname "$source")"
+    sed 's/_runtime(_ObjC)/true/g' "$source" >"$copy/$source"
+done
+copied() { printf "$copy/%s\n" "$@"; }
+mapfile -t library_copies < <(copied "${library_sources[@]}")
+mapfile -t checks_copies < <(copied "${checks_sources[@]}")
+printf 'module _MulticastShims {\n    header "%s"\n    export *\n}\n' \
+    "$root/Sources/_MulticastShims/include/_MulticastShims.h" >"$work/shims.modulemap"
+
+# The standard libraries not in the cache, $APPLE_CHECK_JOBS at a time (default 2): each build is one
+# single-threaded compiler, about 40 s on a free core.
+stdlib_started=$SECONDS
+missing=()
+for triple in "${triples[@]}"; do
+    [[ -f "$cache/$triple/done" ]] && continue
+    missing+=("$triple")
+    mkdir -p "$cache"
+    build_stdlib "$triple" >"$cache/$triple.log" 2>&1 &
+    while [[ $(jobs -rp | wc -l) -ge ${APPLE_CHECK_JOBS:-2} ]]; do wait -n || true; done
+done
+wait || true
+if [[ ${#missing[@]} -gt 0 ]]; then
+    printf 'standard library built for %s in %d s\n' "${missing[*]}" $((SECONDS - stdlib_started))
+else
+    printf 'standard library cached for every triple (%s)\n' "$cache"
+fi
+
+failures=0
+for triple in "${triples[@]}"; do
+    triple_started=$SECONDS
+    if [[ ! -f "$cache/$triple/done" ]]; then
+        printf 'FAIL %s: the standard library did not build:\n' "$triple"
+        tail -20 "$cache/$triple.log" | sed 's/^/    /'
+        failures=$((failures + 1))
+        continue
+    fi
+    out="$work/$triple"
+    rm -rf "$out"
+    mkdir -p "$out"
+    mapfile -t sdk < <(sdk_flags "$triple")
+    common=(-target "$triple" "${sdk[@]}" -I "$cache/$triple" -resource-dir "$resources" -Xcc -ffreestanding
+        -Xfrontend -disable-objc-interop -Xfrontend -disable-implicit-string-processing-module-import
+        -I Tests/PlatformChecks/Darwin -Xcc -fmodule-map-file="$work/shims.modulemap"
+        -package-name multicast -parse-as-library -wmo -diagnostic-style llvm)
+    # compile NAME SOURCE...: SIL diagnostics for module NAME; its .swiftmodule goes to $out for the next.
+    # The SIL goes to a file, never to /dev/null: a compile that fails deletes its outputs, and with
+    # -emit-module it deletes the -o path too, which for a root user would be the device itself.
+    compile() {
+        local name="$1"
+        shift
+        swiftc "${common[@]}" "${swift_settings[@]}" -I "$out" -module-name "$name" \
+            -emit-module -emit-module-path "$out/$name.swiftmodule" -emit-sil -o "$out/$name.sil" "$@" 2>&1 |
+            sed "s|$copy/||g; s|$root/||g"
+        return "${PIPESTATUS[0]}"
+    }
+    status=ok
+    output="$(compile Multicast "${library_copies[@]}" && compile MulticastChecks "${checks_copies[@]}")" ||
+        status=failed
+    if [[ "$status" == ok ]] && grep -q 'warning:' <<<"$output"; then status="failed (warnings)"; fi
+    # The control: code that needs a newer system than the deployment target must be rejected here.
+    control="$(swiftc "${common[@]}" "${swift_settings[@]}" -module-name Control -typecheck \
+        Tests/PlatformChecks/AvailabilityControl.swift 2>&1 || true)"
+    control_error="$(grep -Eo "is only available in [A-Za-z]+ [0-9.]+ or newer" <<<"$control" | head -1 || true)"
+    elapsed=$((SECONDS - triple_started))
+    if [[ "$status" != ok ]]; then
+        printf 'FAIL %s: Multicast and MulticastChecks %s (%d s)\n' "$triple" "$status" "$elapsed"
+        printf '%s\n' "$output" | sed 's/^/    /'
+        failures=$((failures + 1))
+    elif [[ -z "$control_error" ]]; then
+        printf 'FAIL %s: the availability control was not rejected, so availability was not checked:\n' \
+            "$triple"
+        printf '%s\n' "${control:-    (it compiled)}" | sed 's/^/    /'
+        failures=$((failures + 1))
+    else
+        printf 'ok   %s: Multicast and MulticastChecks, no error or warning; control rejected: "%s" (%d s)\n' \
+            "$triple" "$control_error" "$elapsed"
+    fi
+done
+
+printf '%d of %d triples type-checked in %d s\n' $((${#triples[@]} - failures)) ${#triples[@]} \
+    $((SECONDS - started))
+[[ $failures -eq 0 ]]
