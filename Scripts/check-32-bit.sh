@@ -63,10 +63,12 @@ while IFS= read -r source; do
         continue
     fi
     mkdir -p "$work/sources/$(dirname "$source")"
-    sed -E 's/\<weak (var|let)\>/unowned(unsafe) \1/g' "$source" >"$work/sources/$source"
+    # One module here: the core's import goes, and its `package` declarations are the module's own.
+    sed -E -e 's/\<weak (var|let)\>/unowned(unsafe) \1/g' -e '/^import _MulticastCore$/d' "$source" \
+        >"$work/sources/$source"
     compiled+=("$work/sources/$source")
-done < <(find Sources/Multicast -name '*.swift' | sort)
-printf 'compiled: %d files of Sources/Multicast, and Tests/PlatformChecks/Embedded\n' \
+done < <(find Sources/_MulticastCore Sources/Multicast -name '*.swift' | sort)
+printf 'compiled: %d files of Sources/_MulticastCore and Sources/Multicast, and Tests/PlatformChecks/Embedded\n' \
     ${#compiled[@]}
 printf 'left out (concurrency or reflection): %s\n' "${left_out[*]:-none}"
 printf 'module _MulticastShims {\n    header "%s"\n    export *\n}\n' \
@@ -77,7 +79,7 @@ for target in "${targets[@]}"; do
     target_started=$SECONDS
     output="$(swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library \
         -swift-version 5 -enable-upcoming-feature ExistentialAny -D MULTICAST_INTERNAL_CHECKS -D DEBUG \
-        -module-name Multicast -I Tests/PlatformChecks/Glibc -Xcc -fmodule-map-file="$work/shims.modulemap" \
+        -module-name Multicast -package-name multicast -I Tests/PlatformChecks/Glibc -Xcc -fmodule-map-file="$work/shims.modulemap" \
         -Xcc -ffreestanding -diagnostic-style llvm -emit-sil -o "$work/$target.sil" \
         "${compiled[@]}" Tests/PlatformChecks/Embedded/*.swift 2>&1 | sed "s|$work/sources/||g; s|$root/||g" ||
         true)"

@@ -79,6 +79,7 @@ fi
 echo "ok   every exit test in Tests is inside #if $exit_test_guard"
 
 # The package's sources, found by folder so that new and renamed files are checked without a change here.
+mapfile -t core_sources < <(find Sources/_MulticastCore -name '*.swift' | sort)
 mapfile -t library_sources < <(find Sources/Multicast -name '*.swift' | sort)
 mapfile -t checks_sources < <(find Sources/MulticastChecks -name '*.swift' | sort)
 # What Package.swift gives every Swift target, and the internal checks that CI's builds compile in.
@@ -140,11 +141,12 @@ find "$work" -maxdepth 1 -name 'stdlib-*' ! -name "stdlib-$cache_key" -exec rm -
 copy="$work/sources"
 rm -rf "$copy"
 mkdir -p "$copy"
-for source in "${library_sources[@]}" "${checks_sources[@]}"; do
+for source in "${core_sources[@]}" "${library_sources[@]}" "${checks_sources[@]}"; do
     mkdir -p "$copy/$(dirname "$source")"
     sed 's/_runtime(_ObjC)/true/g' "$source" >"$copy/$source"
 done
 copied() { printf "$copy/%s\n" "$@"; }
+mapfile -t core_copies < <(copied "${core_sources[@]}")
 mapfile -t library_copies < <(copied "${library_sources[@]}")
 mapfile -t checks_copies < <(copied "${checks_sources[@]}")
 printf 'module _MulticastShims {\n    header "%s"\n    export *\n}\n' \
@@ -197,7 +199,8 @@ for triple in "${triples[@]}"; do
         return "${PIPESTATUS[0]}"
     }
     status=ok
-    output="$(compile Multicast "${library_copies[@]}" && compile MulticastChecks "${checks_copies[@]}")" ||
+    output="$(compile _MulticastCore "${core_copies[@]}" && compile Multicast "${library_copies[@]}" &&
+        compile MulticastChecks "${checks_copies[@]}")" ||
         status=failed
     if [[ "$status" == ok ]] && grep -q 'warning:' <<<"$output"; then status="failed (warnings)"; fi
     # The control: code that needs a newer system than the deployment target must be rejected here.

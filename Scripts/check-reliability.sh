@@ -50,10 +50,11 @@ binary="$(ls -d .build/tsan/debug/*.xctest)"
 # Two files are left out: the registry's internal checks, which CI compiles in and a user's build never has,
 # and the refusals' messages. What in them stops the program runs only in an exit test's child process, which
 # stops before it writes its coverage; the tests check each stop by its message.
-ignored='(Internal/Registry\+Checks|MulticastDelegate\+Refusals)\.swift$'
-"$llvm_cov" report "$binary" -instr-profile "$profile" -ignore-filename-regex "$ignored" "$PWD/Sources/Multicast"
+ignored='(_MulticastCore/Registry\+Checks|MulticastDelegate\+Refusals)\.swift$'
+"$llvm_cov" report "$binary" -instr-profile "$profile" -ignore-filename-regex "$ignored" "$PWD/Sources/Multicast" \
+    "$PWD/Sources/_MulticastCore"
 "$llvm_cov" export -summary-only "$binary" -instr-profile "$profile" -ignore-filename-regex "$ignored" \
-    "$PWD/Sources/Multicast" >"$log_dir/coverage.json"
+    "$PWD/Sources/Multicast" "$PWD/Sources/_MulticastCore" >"$log_dir/coverage.json"
 coverage="$(python3 -c 'import json, sys; print("%.2f" % json.load(open(sys.argv[1]))["data"][0]["totals"]["lines"]["percent"])' \
     "$log_dir/coverage.json")"
 note "coverage: ${coverage}% of the lines of Sources/Multicast (minimum ${MINIMUM_COVERAGE}%)"

@@ -1,6 +1,6 @@
 /*
  * Multicast's concurrency protocol, for Spin: passes, removals, adds, a death and storage swaps, as
- * Sources/Multicast/Internal implements them. Each inline is named after the Swift function whose step it
+ * Sources/_MulticastCore implements them. Each inline is named after the Swift function whose step it
  * models (`Registry_unregister_current` is the first part of `_Registry.unregister(at:)`). The bounds, the
  * assumptions and the mapping to the library are in
  * Sources/Multicast/Multicast.docc/CheckingThreadSafety.md; Scripts/check-model.sh runs the checks.
@@ -75,14 +75,14 @@ hidden byte model_bound_exceeded;
 #define BUG_COMPACT_IN_PLACE_WHILE_READ  7   /* rebuild compacts in place whether or not passes read the storage */
 #define BUG_COLLECT_IGNORES_READERS      8   /* collect releases pending weak slots whatever the readers */
 #define BUG_MOVE_KEEPS_SOURCE_OWNING     9   /* transfer moves a slot without marking the source released */
-#define BUG_NO_COLLECT_ON_LEAVE         10   /* isUnreadElseCollectOnLeave never sets the collect bit */
+#define BUG_NO_COLLECT_ON_LEAVE         10   /* collectNowOrByLastReader never sets the collect bit */
 #define BUG_NO_REINDEX                  11   /* a rebuild into a new storage keeps the old index */
 #define BUG_RECLAIM_IGNORES_KEY         12   /* reclaim unregisters a noted position without comparing its key */
 #define BUG_GARBAGE_RELEASED_UNDER_LOCK          13   /* the garbage is released while the lock is held */
 #define BUG_COMPACT_KEEPS_COLLECT_BIT   14   /* compactInPlace leaves the readers word's collect bit set */
 #define BUG_LEAVE_RELAXED               15   /* _Readers.leave's fetch_sub is relaxed, not release */
 #define BUG_READERS_LOAD_RELAXED        16   /* the readers checks load the word relaxed, not acquire */
-#define BUG_READERS_FETCH_OR_RELAXED    17   /* isUnreadElseCollectOnLeave's fetch_or is relaxed, not acquire */
+#define BUG_READERS_FETCH_OR_RELAXED    17   /* collectNowOrByLastReader's fetch_or is relaxed, not acquire */
 #define BUG_PASS_ENTERS_OUTSIDE_THE_LOCK 18   /* a pass counts itself in and reads its storage outside the lock */
 #define BUG_COUNT_STORED_OUTSIDE_THE_LOCK 19   /* add stores the new slot and its count after unlocking */
 
@@ -238,7 +238,7 @@ byte pendingStrong;
 byte vacancies;
 byte lastRegistration;
 
-/* _Locked: the thread that holds the mutex, 0 when it is free */
+/* _Lock: the thread that holds the mutex, 0 when it is free */
 byte lockOwner;
 
 /* Strong references to each object: its owner's, the slots' for a strong delegate, the garbage's. A weak
@@ -435,7 +435,7 @@ inline hb_return() {
     short deadKey[MAXCAP]; \
     bit last
 
-/* ---- _Locked.withLock -------------------------------------------------------------------------------------------- */
+/* ---- _Lock.lock, unlock ------------------------------------------------------------------------------------------- */
 
 /* The first statement of the step that takes the lock; the thread's view takes in the mutex's. */
 inline Lock_acquire() {
@@ -540,8 +540,8 @@ inline Readers_isUnread(rs) {
     unread = (st[rs].readers == 0)
 }
 
-/* isUnreadElseCollectOnLeave takes two steps. This is the first, the load(acquire): */
-inline Readers_isUnreadElseCollectOnLeave_load(rs) {
+/* collectNowOrByLastReader takes two steps. This is the first, the load(acquire): */
+inline Readers_collectNowOrByLastReader_load(rs) {
     Readers_acquire(rs, BUG_READERS_LOAD_RELAXED);
     unread = (st[rs].readers == 0 && !st[rs].collect)
 }
@@ -549,7 +549,7 @@ inline Readers_isUnreadElseCollectOnLeave_load(rs) {
 /* ... and this begins the second: if a reader was counted, fetch_or(acquire) of the collect bit; if the count
    was 0 by then, the last reader left meanwhile, and the word is stored back to 0 in the same step, as no
    thread can touch it then (no reader is left, and none can enter while the lock is held). */
-inline Readers_isUnreadElseCollectOnLeave_setBit(rs) {
+inline Readers_collectNowOrByLastReader_setBit(rs) {
     if
     :: !unread ->
         Readers_acquire(rs, BUG_READERS_FETCH_OR_RELAXED);
@@ -825,10 +825,10 @@ inline Registry_compactInPlace() {
 }
 
 /* free: frees the replaced storage `old` if no pass reads it, else keeps it until its last reader leaves.
-   Its first step is the load of isUnreadElseCollectOnLeave; this is its second, which begins with fetch_or
+   Its first step is the load of collectNowOrByLastReader; this is its second, which begins with fetch_or
    and may go on with work private to the lock holder. */
 inline Registry_free_decide() {
-    Readers_isUnreadElseCollectOnLeave_setBit(old);
+    Readers_collectNowOrByLastReader_setBit(old);
     if
     :: planted(BUG_FREE_IGNORES_READERS) -> unread = 1
     :: else
@@ -885,7 +885,7 @@ inline Registry_rebuild() {
     }
     if
     :: old != NONE ->
-        d_step { Readers_isUnreadElseCollectOnLeave_load(old) }
+        d_step { Readers_collectNowOrByLastReader_load(old) }
         d_step { Registry_free_decide(); old = 0 }
     :: else -> old = 0
     fi
@@ -920,7 +920,7 @@ inline Registry_collect_first() {
     t = 0;
     Registry_nextRetired();
     if
-    :: t < NS -> Readers_isUnreadElseCollectOnLeave_load(t)
+    :: t < NS -> Readers_collectNowOrByLastReader_load(t)
     :: else
     fi
 }
@@ -929,7 +929,7 @@ inline Registry_collect_rest() {
     do
     :: t < NS ->
         d_step {
-            Readers_isUnreadElseCollectOnLeave_setBit(t);
+            Readers_collectNowOrByLastReader_setBit(t);
             if
             :: unread ->
                 retired[t] = 0;
@@ -942,7 +942,7 @@ inline Registry_collect_rest() {
             Registry_nextRetired()
         }
         if
-        :: t < NS -> d_step { Readers_isUnreadElseCollectOnLeave_load(t) }
+        :: t < NS -> d_step { Readers_collectNowOrByLastReader_load(t) }
         :: else
         fi
     :: else -> break
@@ -955,7 +955,7 @@ inline Registry_collect_rest() {
         :: else -> break
         od;
         if
-        :: decided && pendingStrong > 0 -> Readers_isUnreadElseCollectOnLeave_load(storage)
+        :: decided && pendingStrong > 0 -> Readers_collectNowOrByLastReader_load(storage)
         :: decided && pendingStrong == 0 && planted(BUG_COLLECT_IGNORES_READERS) -> unread = 1
         :: decided && pendingStrong == 0 && !planted(BUG_COLLECT_IGNORES_READERS) -> Readers_isUnread(storage)
         :: else
@@ -965,7 +965,7 @@ inline Registry_collect_rest() {
     :: decided ->
         d_step {
             if
-            :: pendingStrong > 0 -> Readers_isUnreadElseCollectOnLeave_setBit(storage)
+            :: pendingStrong > 0 -> Readers_collectNowOrByLastReader_setBit(storage)
             :: else
             fi;
             if
@@ -1003,7 +1003,7 @@ inline Registry_collect() {
     Registry_collect_rest()
 }
 
-/* withLock { reclaim(_:keys:) }: unregisters the weak delegates that a scan found dead, at the positions and
+/* change { reclaim(_:_:) }: unregisters the weak delegates that a scan found dead, at the positions and
    with the keys it saw; a slot whose key differs no longer holds that registration. The step that takes the
    lock finds the first such slot and marks it; each later step, the next one. */
 inline Registry_findReclaimable() {
@@ -1111,9 +1111,9 @@ inline Garbage_release() {
     fi
 }
 
-/* The end of _Locked.change, which every change of the registry runs through: the lock is released, then the
+/* _Core.endChange, which ends every change of the registry: the lock is released, then the
    garbage. */
-inline Locked_change_end() {
+inline Core_endChange() {
     if
     :: bugHere != BUG_GARBAGE_RELEASED_UNDER_LOCK ->
         d_step { Lock_release(); Garbage_returnIfDone() }
@@ -1126,7 +1126,7 @@ inline Locked_change_end() {
 
 /* ---- _Pass ------------------------------------------------------------------------------------------------------- */
 
-/* finish: _Readers.leave, fetch_sub(release), which says whether this was the last reader with the collect bit
+/* end: _Readers.leave, fetch_sub(release), which says whether this was the last reader with the collect bit
    set; that reader collects (_Pass.collect). The pass's reads are done: its end joins its thread's view, and
    the release adds that view to what the word publishes. */
 inline Readers_leave() {
@@ -1143,18 +1143,18 @@ inline Readers_leave() {
     s = 0
 }
 
-inline Pass_finish() {
+inline Pass_end() {
     d_step { Readers_leave() }
-    Pass_finishSlowly()
+    Core_passEnded()
 }
 
-inline Pass_finishSlowly() {
+inline Core_passEnded() {
     if
     :: last ->
         last = 0;
         d_step { Lock_acquire(); reached(path_last_reader_collects); Registry_collect_first() }
         Registry_collect_rest();
-        Locked_change_end()
+        Core_endChange()
     :: else
     fi
 }
@@ -1166,7 +1166,7 @@ inline Pass_finishSlowly() {
    and a dead object stays dead, so loads that interleave with removals and the death note what a scan at the
    moment it loads the dying delegate's slot notes; and reclaim checks each noted key again under the lock.
    The scan counts itself in and out as a reader in steps of their own. */
-inline Locked_reclaimDeadDelegates() {
+inline Core_reclaimDeadDelegates() {
     d_step { Lock_acquire(); Registry_enterPass(); Lock_unlock() }
     d_step {
         check(storage_freed_while_read, st[s].state == ALLOCATED);
@@ -1189,11 +1189,11 @@ inline Locked_reclaimDeadDelegates() {
         i = 0;
         end = 0
     }
-    Pass_finish();
+    Pass_end();
     if
     :: deadAt != 0 ->
         Registry_reclaim();
-        Locked_change_end()
+        Core_endChange()
     :: else
     fi
 }
@@ -1295,13 +1295,13 @@ proctype Pass(bit nested) {
         i = 0; startRegistration = 0; lastCalled = 0; gone = 0;
         Readers_leave()
     }
-    Pass_finishSlowly();
-    /* finish(): a quarter of the slots or more were dead */
+    Core_passEnded();
+    /* end(): a quarter of the slots or more were dead */
     if
     :: dead > 0 && dead * 4 >= end ->
         dead = 0; end = 0;
         me = (nested -> NESTED_SCAN : OUTER_SCAN);
-        Locked_reclaimDeadDelegates()
+        Core_reclaimDeadDelegates()
     :: else -> dead = 0; end = 0
     fi;
     d_step {
@@ -1334,7 +1334,7 @@ inline MulticastDelegate_remove(ro) {
         r = 0
     :: else
     fi;
-    Locked_change_end()
+    Core_endChange()
 }
 
 /* Moves `old` and `p` on to the next slot that removeAll marks: the slots of each retired storage, then those
@@ -1381,7 +1381,7 @@ inline MulticastDelegate_removeAll() {
     atomic {
         t = 0; p = 0;
         old = storage;
-        Readers_isUnreadElseCollectOnLeave_load(old)
+        Readers_collectNowOrByLastReader_load(old)
     }
     d_step {
         Registry_free_decide();
@@ -1396,7 +1396,7 @@ inline MulticastDelegate_removeAll() {
         old = 0
     }
     Registry_collect();
-    Locked_change_end()
+    Core_endChange()
 }
 
 /* Removes d0, then d1 or everything. */
@@ -1476,9 +1476,9 @@ proctype Adder() {
        if
        :: outOfRoom ->   /* .full: reclaim the dead delegates, then try again, growing if need be */
            outOfRoom = 0; decided = 0; capacity = 0;
-           Locked_change_end();
+           Core_endChange();
            me = ADDER_SCAN;
-           Locked_reclaimDeadDelegates();
+           Core_reclaimDeadDelegates();
            mayGrow = 1
        :: else -> break
        fi
@@ -1506,7 +1506,7 @@ proctype Adder() {
         Registry_collect_rest()
     fi;
     if
-    :: bugHere != BUG_COUNT_STORED_OUTSIDE_THE_LOCK -> Locked_change_end()
+    :: bugHere != BUG_COUNT_STORED_OUTSIDE_THE_LOCK -> Core_endChange()
     :: else ->
         /* The variant writes the slot and the count just after the unlock. The model writes them where it
            did: no other thread reads them before it takes the lock, and passes already under way stop below

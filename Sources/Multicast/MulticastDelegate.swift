@@ -254,7 +254,7 @@ public final class MulticastDelegate<Delegate> {
     }
 }
 
-// The registry, the only mutable state, is guarded by the lock in `_core` (see `Internal/Core.swift`); passes
-// read storages in which, while they read, only slot keys change, with atomic stores (see `Internal/Slot.swift`).
+// The registry, the only mutable state, is guarded by the lock in `_core` (see `_MulticastCore/Core.swift`); passes
+// read storages in which, while they read, only slot keys change, with atomic stores (see `_MulticastCore/Slot.swift`).
 // So a multicast may be shared across threads whenever its delegates may.
 extension MulticastDelegate: @unchecked Sendable where Delegate: Sendable {}

@@ -24,7 +24,7 @@ import Musl
 #elseif canImport(Android)
 import Android
 #else
-#error("Multicast needs a mutex on this platform: add it to Internal/Lock.swift.")
+#error("Multicast needs a mutex on this platform: add it to Sources/_MulticastCore/Lock.swift.")
 #endif
 
 @usableFromInline
