@@ -54,6 +54,21 @@ import Testing
         #expect(victim() == nil)
     }
 
+    /// A pass that is not finished by hand ends where it goes out of scope, and the removal that waited for it
+    /// is collected then: a new walk cannot leave the storage pinned.
+    @Test func aPassEndsWhereItGoesOutOfScope() {
+        let delegates = MulticastDelegate<any Listener>()
+        let delegate = addStrongRecorder("strong", to: delegates, log: log)
+        do {
+            let pass = _Pass(delegates._core)
+            #expect(_Readers.isUnread(pass.readers) == false)
+            delegates.remove(delegate()!)
+            #expect(delegate() != nil)  // the pass may still read it
+        }
+        #expect(delegates.readersWord == 0)
+        #expect(delegate() == nil)  // the pass, as it ended, released it
+    }
+
     @Test func droppedIteratorEndsItsPass() {
         let delegates = MulticastDelegate<any Listener>()
         let delegate = addStrongRecorder("strong", to: delegates, log: log)

@@ -169,4 +169,22 @@ import Testing
         #expect(MemoryLayout<_SlotState>.offset(of: \.key) == 0)
         #expect(MemoryLayout<_StorageHeader>.offset(of: \.readers) == 0)
     }
+
+    /// A multicast reads the object of a delegate from its value's first word, with no cast, only when every
+    /// value of the delegates' type is a class reference: a class, or a class-bound protocol or composition.
+    @Test func delegatesAreReadAsReferencesOnlyWhenEveryValueIsOne() {
+        #expect(_Slot.valuesAreReferences(Target.self))
+        #expect(_Slot.valuesAreReferences((any Listener).self))
+        #expect(_Slot.valuesAreReferences(AnyObject.self))
+        #expect(_Slot.valuesAreReferences((any Listener & Sendable).self))
+        #expect(_Slot.valuesAreReferences((any Target & Listener).self))
+        #expect(!_Slot.valuesAreReferences(Any.self))
+        #expect(!_Slot.valuesAreReferences((any Sendable).self))
+        #expect(!_Slot.valuesAreReferences((any Unbound).self))
+        #expect(!_Slot.valuesAreReferences((any Error).self))
+        #expect(!_Slot.valuesAreReferences(Int.self))
+    }
 }
+
+/// A protocol that structs may adopt too.
+private protocol Unbound {}
