@@ -166,12 +166,17 @@ package final class _Core {
 /// What a registry change leaves to release once the lock is let go of: a delegate's deinit may call back into
 /// the multicast, so no reference that may be an object's last is dropped under the lock.
 ///
-/// Most changes leave nothing, so the lists are optional: a change that leaves nothing makes no array, which
-/// an unoptimized build would retain and release.
+/// Most changes leave nothing, and a removal of a strong delegate one object: the first object has a field of
+/// its own and the lists are optional, so that such a change makes no array, which an unoptimized build would
+/// also retain and release.
 @usableFromInline
 struct _Garbage {
-    /// Objects whose last release must wait: strong delegates that removed slots owned, and, with the
-    /// Objective-C runtime, the objects of weak delegates held while their references were copied or moved.
+    /// The first object whose last release must wait: a strong delegate that a removed slot owned, or, with the
+    /// Objective-C runtime, the object of a weak delegate held while its reference was copied or moved.
+    @usableFromInline
+    var object: AnyObject?
+
+    /// The objects after the first.
     @usableFromInline
     var objects: [AnyObject]?
 
@@ -183,20 +188,28 @@ struct _Garbage {
     init() {}
 
     @inlinable
+    @inline(always)
     mutating func append(_ object: AnyObject) {
-        if objects == nil { objects = [] }
-        objects!.append(object)
+        if self.object == nil {
+            self.object = object
+        } else {
+            appendMore(object)
+        }
+    }
+
+    @usableFromInline
+    mutating func appendMore(_ object: AnyObject) {
+        objects = (objects ?? []) + [object]
     }
 
     @usableFromInline
     mutating func append(contentsOf objects: [AnyObject]) {
-        if !objects.isEmpty { self.objects = (self.objects ?? []) + objects }
+        for object in objects { append(object) }
     }
 
     @usableFromInline
     mutating func append(_ storage: _Storage) {
-        if storages == nil { storages = [] }
-        storages!.append(storage)
+        storages = (storages ?? []) + [storage]
     }
 
     /// Releases everything; call it after unlocking. Each storage's slots are released before the storage
