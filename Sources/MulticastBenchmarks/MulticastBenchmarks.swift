@@ -8,7 +8,8 @@ import Foundation
 /// floors built the same way, and the allocations per call.
 /// `--count-allocations NAME N CALLS` runs one contender's `call` alone, for valgrind to count its heap
 /// allocations; `--add-remove NAME N` runs one contender's add-then-remove alone, `--pairs NAME OTHERS COUNT`
-/// adds and removes one delegate `COUNT` times among `OTHERS` and prints ns per pair, and `--churn NAME N SECONDS`
+/// adds and removes one delegate `COUNT` times among `OTHERS` and prints ns per pair, `--ranges FILE...` prints
+/// the range of each target and headline ratio over several runs' `--json` files, and `--churn NAME N SECONDS`
 /// one contender under churn, for profiling.
 @main
 struct MulticastBenchmarks {
@@ -19,6 +20,9 @@ struct MulticastBenchmarks {
         }
         if arguments.first == "--add-remove" {
             return addRemoveAlone(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "--ranges" {
+            return try printRanges(Array(arguments.dropFirst()))
         }
         if arguments.first == "--pairs" {
             return pairsAlone(Array(arguments.dropFirst()))
@@ -63,6 +67,7 @@ struct MulticastBenchmarks {
                    MulticastBenchmarks --count-allocations CONTENDER N CALLS
                    MulticastBenchmarks --add-remove CONTENDER N
                    MulticastBenchmarks --pairs CONTENDER OTHERS COUNT
+                   MulticastBenchmarks --ranges JSON...
                    MulticastBenchmarks --churn CONTENDER N SECONDS
             contenders: \(callContenders.map { "\"\($0.name)\"" }.joined(separator: ", "))
             """
@@ -88,7 +93,9 @@ struct MulticastBenchmarks {
         guard arguments.count == 3, let others = Int(arguments[1]), let count = Int(arguments[2]),
             let type = pairingContenders.first(where: { $0.name == arguments[0] })
         else { usage("--pairs takes a pairing contender's name, OTHERS and COUNT") }
-        let contender = type.init((0..<others).map { _ in Counter() })
+        let receivers = (0..<others).map { _ in Counter() }
+        defer { extendLifetime(receivers) }  // a weak contender does not keep them
+        let contender = type.init(receivers)
         let newcomer = Counter()
         let start = now()
         for _ in 0..<count {
