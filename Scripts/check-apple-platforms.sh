@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Type-checks the library (`Multicast`) and the test tools (`MulticastChecks`) for Apple's platforms, on a
-# machine that has no Apple SDK, and fails on any error or warning.
+# Type-checks the library (`_MulticastCore`, `Multicast`) and the test tools (`MulticastChecks`) for Apple's
+# platforms, on a machine that has no Apple SDK, and fails on any error or warning.
 #
 # How: the toolchain ships its standard library for Linux as textual interfaces, whose declarations keep
 # Apple's `@available(macOS ..., iOS ...)` annotations. Rebuilt for an Apple triple, they give a standard
@@ -209,7 +209,7 @@ for triple in "${triples[@]}"; do
     control_error="$(grep -Eo "is only available in [A-Za-z]+ [0-9.]+ or newer" <<<"$control" | head -1 || true)"
     elapsed=$((SECONDS - triple_started))
     if [[ "$status" != ok ]]; then
-        printf 'FAIL %s: Multicast and MulticastChecks %s (%d s)\n' "$triple" "$status" "$elapsed"
+        printf 'FAIL %s: _MulticastCore, Multicast and MulticastChecks %s (%d s)\n' "$triple" "$status" "$elapsed"
         printf '%s\n' "$output" | sed 's/^/    /'
         failures=$((failures + 1))
     elif [[ -z "$control_error" ]]; then
@@ -218,7 +218,7 @@ for triple in "${triples[@]}"; do
         printf '%s\n' "${control:-    (it compiled)}" | sed 's/^/    /'
         failures=$((failures + 1))
     else
-        printf 'ok   %s: Multicast and MulticastChecks, no error or warning; control rejected: "%s" (%d s)\n' \
+        printf 'ok   %s: _MulticastCore, Multicast and MulticastChecks, no error or warning; control rejected: "%s" (%d s)\n' \
             "$triple" "$control_error" "$elapsed"
     fi
 done
