@@ -1,9 +1,9 @@
 /// A multicast's state: its registry, the lock that guards it, and the rules for changing it.
 ///
-/// Every change goes through ``change(_:)``: it runs under the lock, leaves what it released to a
-/// ``_Garbage``, and that garbage is let go of after unlocking, in one place. The core knows the delegates only
-/// by their objects and their bits (see ``_Slot``), so none of it is generic: a debug build runs it as compiled,
-/// with no generic metadata to look up.
+/// Every change runs between ``beginChange()`` and ``endChange(_:)``: under the lock, leaving what it released
+/// to a ``_Garbage``, which is let go of after unlocking, in one place. The core knows the delegates only by
+/// their objects and their bits (see ``_Slot``), so none of it is generic (see "Writing the call path" in
+/// CONTRIBUTING.md).
 @usableFromInline
 package final class _Core {
     @usableFromInline
@@ -74,8 +74,8 @@ package final class _Core {
     /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
     /// is registered already; returns whether it was added, or nil if it is being deallocated.
     ///
-    /// Objects pass through the core unretained, as `Unmanaged`, which an unoptimized build does not retain
-    /// and release at every step, as it does an `AnyObject`: the caller keeps them alive.
+    /// Objects pass through the core unretained, as `Unmanaged`: the caller keeps them alive (see "Writing the
+    /// call path" in CONTRIBUTING.md).
     @inlinable
     @inline(always)
     package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> Bool? {
@@ -167,8 +167,8 @@ package final class _Core {
 /// the multicast, so no reference that may be an object's last is dropped under the lock.
 ///
 /// Most changes leave nothing, and a removal of a strong delegate one object: the first object has a field of
-/// its own and the lists are optional, so that such a change makes no array, which an unoptimized build would
-/// also retain and release.
+/// its own and the lists are optional, so that such a change makes no array (see "Writing the call path" in
+/// CONTRIBUTING.md).
 @usableFromInline
 struct _Garbage {
     /// The first object whose last release must wait: a strong delegate that a removed slot owned, or, with the

@@ -59,7 +59,8 @@ enum _Readers {
     /// reader may have left with the flag set and not collected yet, and would otherwise leave it set for
     /// every later pass to take the lock again on leaving. Call it with the lock held, once
     /// ``isUnread(_:)`` returned true.
-    @usableFromInline
+    @inlinable
+    @inline(always)
     static func forgetCollect(_ word: UnsafeMutablePointer<Int>) {
         _multicast_store_relaxed(word, 0)
     }

@@ -14,7 +14,7 @@
 /// What a removed slot owns is released only once no pass reads its storage: at once if none does, else by
 /// the next change that finds it unread, or, for a strong delegate or an older storage, by the last pass to
 /// leave (see ``_Readers``). Every change leaves what it released to a ``_Garbage``, which
-/// ``_Core/change(_:)`` lets go of after unlocking.
+/// ``_Core/endChange(_:)`` lets go of after unlocking.
 ///
 /// Its invariant, which ``checkInvariants()`` checks after every change when the package is built with
 /// `MULTICAST_INTERNAL_CHECKS`: the current storage's slots are in registration order; `vacancies` counts
@@ -64,7 +64,7 @@ struct _Registry {
     }
 
     /// Starts a pass over the current storage: counts it in as a reader. (Mutating, though the registry does
-    /// not change, so that an unoptimized build does not copy the registry to call it.)
+    /// not change, so that the registry is not copied to call it.)
     @inlinable
     @inline(always)
     mutating func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
@@ -84,7 +84,7 @@ extension _Registry {
     }
 
     /// Where a registered object is: its bucket in the index, and its slot's position in the current storage.
-    /// (A struct, not a tuple, whose optional an unoptimized build would build metadata for at every lookup.)
+    /// (A struct, not a tuple: see "Writing the call path" in CONTRIBUTING.md.)
     @usableFromInline
     struct Found {
         @usableFromInline
@@ -104,7 +104,7 @@ extension _Registry {
     /// A slot found by address holds `object` if it may be called and, for a weak delegate, its weak load
     /// returns `object`. That weak load under the lock is safe: it can only load `object` itself, which the
     /// caller keeps alive, or nil (a delegate that died at what is now `object`'s address). (Mutating, though
-    /// the registry does not change, so that an unoptimized build does not copy the registry to call it.)
+    /// the registry does not change, so that the registry is not copied to call it.)
     @inlinable
     @inline(always)
     mutating func find(_ object: Unmanaged<AnyObject>) -> Found? {
@@ -188,7 +188,22 @@ extension _Registry {
         unregister(at: found.position, bucket: found.bucket)
         compactIfSparse(&garbage)
         collect(&garbage)
+        dropReleasedLastSlot(at: found.position)
         return true
+    }
+
+    /// Drops the slot at `position` if it is the current storage's last, owns nothing any more, and no pass
+    /// reads the storage: what a delegate removed while it is the newest leaves, the way a screen goes away
+    /// after the ones before it. A compaction in place of that one slot, under the same condition, so that such
+    /// a removal leaves no vacancy for a rebuild to drop.
+    @inlinable
+    @inline(always)
+    mutating func dropReleasedLastSlot(at position: Int) {
+        guard position == slots.count - 1 && !slots.key(at: position).ownsReferences && _Readers.isUnread(slots.readers)
+        else { return }
+        slots.dropLast()
+        vacancies -= 1
+        _Readers.forgetCollect(slots.readers)  // nothing of this storage waits for a reader any more
     }
 
     /// Unregisters everything.
@@ -249,7 +264,7 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func collect(_ garbage: inout _Garbage) {
-        // Counts and index loops, not `isEmpty` and `for in`, which an unoptimized build runs as generic calls.
+        // Counts and index loops, not `isEmpty` and `for in`: see "Writing the call path" in CONTRIBUTING.md.
         if retired.count > 0 {
             freeUnreadRetired(&garbage)
         }

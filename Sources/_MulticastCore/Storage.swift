@@ -138,8 +138,9 @@ struct _Slots {
         count += 1
     }
 
-    /// Drops the last slot, which the caller has just appended and released.
-    @usableFromInline
+    /// Drops the last slot, which owns nothing; no pass may be reading the storage.
+    @inlinable
+    @inline(always)
     func dropLast() {
         count -= 1
     }

@@ -69,6 +69,31 @@ import Testing
         #expect(delegate() == nil)  // the pass, as it ended, released it
     }
 
+    /// A delegate removed while it is the newest, the way a screen goes away after the ones before it, leaves
+    /// no vacancy behind when no pass reads the storage; while a pass reads it, its slot stays until later.
+    @Test(arguments: [Retention.weak, .strong])
+    func removingTheNewestDelegateLeavesNoVacancyUnlessAPassReads(retention: Retention) {
+        let delegates = MulticastDelegate<any Listener>()
+        let all = (0..<10).map { Recorder("\($0)", log: log) }
+        defer { extendLifetime(all) }
+        for delegate in all { delegates.add(delegate) }
+        let newest = Recorder("newest", log: log)
+        delegates.add(newest, retention: retention)
+        delegates.remove(newest)
+        #expect(delegates.slotsInUse == 10)
+        delegates.add(newest, retention: retention)
+        do {
+            let pass = _Pass(delegates._core)
+            delegates.remove(newest)
+            #expect(delegates.slotsInUse == 11)  // the pass may still read it
+            extendLifetime(pass)
+        }
+        delegates.add(newest, retention: retention)
+        #expect(delegates.slotsInUse == 12)
+        delegates.call { $0.hear(1) }
+        #expect(log.calls == (0..<10).map(String.init) + ["newest"])
+    }
+
     @Test func droppedIteratorEndsItsPass() {
         let delegates = MulticastDelegate<any Listener>()
         let delegate = addStrongRecorder("strong", to: delegates, log: log)
