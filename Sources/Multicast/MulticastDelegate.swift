@@ -11,7 +11,7 @@ public enum Retention: Sendable, Hashable {
     /// multicast itself is deallocated. For delegates that nothing else owns, such as a logger.
     case strong
 
-    /// Whether this is ``strong``: a switch, which an unoptimized build runs without the call that `==` is.
+    /// Whether this is ``strong``: a switch, not `==` (see "Writing the call path" in CONTRIBUTING.md).
     @inlinable
     @inline(always)
     var isStrong: Bool {
