@@ -7,20 +7,7 @@ cd "$(dirname "$0")/.."
 swift build --product ChatDemo
 demo="$(swift build --product ChatDemo --show-bin-path)/ChatDemo"
 
-# joined SEPARATOR NAME...: the names with SEPARATOR between them.
-joined() {
-    local separator=$1 first=$2
-    shift 2
-    printf '%s' "$first" "${@/#/$separator}"
-}
-
-# The screens the demo opens at start, in order, as it names them: chats#1, conversation#1, ... The checks below
-# derive what they expect from this list, so that a new kind of screen changes none of them.
-mapfile -t first < <("$demo" </dev/null | sed -n 's/ has been subscribed$//p')
-if ((${#first[@]} < 2)); then
-    printf 'FAIL  the demo opened %s screens at start: %s\n' "${#first[@]}" "${first[*]}"
-    exit 1
-fi
+source Scripts/demo-screens.sh  # joined, and the screens the demo opens at start: first
 
 failures=0
 # expect COUNT TEXT OUTPUT WHAT: OUTPUT has exactly COUNT lines that contain TEXT (a fixed string).

@@ -25,20 +25,7 @@ started=$SECONDS
 swift build --product ChatDemo
 demo="$(swift build --product ChatDemo --show-bin-path)/ChatDemo"
 
-# joined SEPARATOR NAME...: the names with SEPARATOR between them.
-joined() {
-    local separator=$1 first=$2
-    shift 2
-    printf '%s' "$first" "${@/#/$separator}"
-}
-
-# The screens the demo opens at start, in order, as it names them: chats#1, conversation#1, ... The checks below
-# derive the panes they expect from this list, so that a new kind of screen changes none of them.
-mapfile -t first < <("$demo" </dev/null | sed -n 's/ has been subscribed$//p')
-if ((${#first[@]} < 2)); then
-    echo "error: the demo opened ${#first[@]} screens at start: ${first[*]}" >&2
-    exit 1
-fi
+source Scripts/demo-screens.sh  # joined, and the screens the demo opens at start: first
 # After `/close banner` then `/open banner`: the banner goes, and a new one comes last.
 closed=()
 for name in "${first[@]}"; do
