@@ -1,7 +1,6 @@
-/// How a multicast holds on to a delegate.
-
 import _MulticastCore
 
+/// How a multicast holds on to a delegate.
 public enum Retention: Sendable, Hashable {
     /// The multicast does not keep the delegate alive; once the delegate is deallocated it is no longer
     /// called, counted or contained. The default, as for a single `weak var delegate`.
