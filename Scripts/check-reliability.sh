@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The long reliability checks: every test under the thread sanitizer (model-based fuzzing and concurrency
-# stress included), with line coverage of the library (Sources/Multicast, Sources/_MulticastCore) read from the same run; then the fuzzing and stress
-# checks of `MulticastStress` under valgrind memcheck and the address sanitizer. Prints the figures; exits
-# non-zero on any failure; each test run ends with "LABEL: N passed, N failed", read from the runner's xUnit
-# output. `.ci/run` calls it; run it locally the same way: `bash Scripts/check-reliability.sh`.
+# stress included), with line coverage of the library (Sources/Multicast, Sources/_MulticastCore) read from the
+# same run; then the fuzzing and stress checks of `MulticastStress` under valgrind memcheck and the address
+# sanitizer. Prints the figures; exits non-zero on any failure; each test run ends with "LABEL: N passed,
+# N failed", read from the runner's xUnit output. `.ci/run` calls it; run it locally the same way:
+# `bash Scripts/check-reliability.sh`.
 #
 # Sizes (defaults in brackets): MULTICAST_FUZZ_SEED [1,2,3,4,5], MULTICAST_FUZZ_OPS per seed [20000],
 # MULTICAST_STRESS_THREADS [4], MULTICAST_STRESS_OPS per thread [20000] for the tests (the thread sanitizer
