@@ -1,15 +1,6 @@
+// snippet.with: MigratingFromNotificationCenterAfter.swift
 // snippet.hide
 import Multicast
-
-@MainActor
-protocol TabBarDelegate: AnyObject {
-    func tabBarDidSelect(tag: Int)
-}
-
-@MainActor
-enum AppEvents {
-    static let tabBar = MulticastDelegate<any TabBarDelegate>()
-}
 
 // snippet.show
 @MainActor
