@@ -63,6 +63,8 @@ extension MulticastDelegate {
 
     /// A view of a multicast whose members ask the delegates async questions in turn; see
     /// ``MulticastDelegate/inTurn``.
+    // Frozen, as `Registration` is: a view is its multicast and nothing else.
+    @frozen
     public struct InTurn {
         @usableFromInline
         let _multicast: MulticastDelegate<Delegate>
