@@ -15,6 +15,9 @@ extension MulticastDelegate: Sequence {
     ///
     /// An iterator holds the delegates it has yet to visit alive only while it returns them: it yields each
     /// one as a strong reference and keeps no other.
+    // Frozen: the iterator is its reader and nothing else, which `next()`, inlined into the caller, reads; a
+    // client built against Multicast as a binary framework holds it as the reference it is.
+    @frozen
     public struct Iterator: IteratorProtocol {
         @usableFromInline
         let _reader: _IterationReader<Delegate>
