@@ -28,6 +28,7 @@ extension MulticastDelegate {
     /// the caller's actor; see ``MulticastDelegate/inTurn``.
     ///
     /// The view holds its multicast strongly, and nothing else: it is as cheap to make as a reference.
+    // Frozen, as `Registration` is: a view is its multicast and nothing else.
     @frozen
     public struct InTurn {
         @usableFromInline
@@ -185,6 +186,7 @@ extension MulticastDelegate where Delegate: Sendable {
     /// a child task; see ``MulticastDelegate/concurrently``.
     ///
     /// The view holds its multicast strongly, and nothing else: it is as cheap to make as a reference.
+    // Frozen, as `Registration` is: a view is its multicast and nothing else.
     @frozen
     public struct Concurrently: Sendable {
         @usableFromInline

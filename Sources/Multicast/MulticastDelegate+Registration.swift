@@ -24,6 +24,10 @@ extension MulticastDelegate {
     ///
     /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:)`` holds a delegate
     /// weakly, and every member may be used from any thread. It is `Sendable` when the multicast is.
+    // Frozen: a view is its multicast and nothing else, and its members, inlined into the caller, read that one
+    // property. So a client built against Multicast as a binary framework holds a view as the reference it is,
+    // with no indirection, and the view's inlinable initializer may set its property.
+    @frozen
     public struct Registration {
         @usableFromInline
         let _multicast: MulticastDelegate<Delegate>

@@ -26,6 +26,9 @@ extension MulticastDelegate: Sequence {
     /// - **`contains`.** ``MulticastDelegate/contains(_:)`` asks by identity. Generic code that takes the
     ///   multicast as a `Sequence` does not reach it: there `contains(_:)` is the standard library's, which needs
     ///   `Equatable` delegates and compares them with `==`, one after another.
+    // Frozen: the iterator is its reader and nothing else, which `next()`, inlined into the caller, reads; a
+    // client built against Multicast as a binary framework holds it as the reference it is.
+    @frozen
     public struct Iterator: IteratorProtocol {
         @usableFromInline
         let _reader: _IterationReader<Delegate>
