@@ -378,8 +378,6 @@ extension _Registry {
     @usableFromInline
     mutating func reindex(capacity: Int) {
         index.removeAll(keepingRoomFor: capacity)
-        for position in 0..<slots.count where slots.key(at: position).isCallable {
-            index.insert(position, address: slots.address(at: position))
-        }
+        index.insertRegistrations(of: slots)
     }
 }
