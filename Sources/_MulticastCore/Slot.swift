@@ -9,6 +9,7 @@ struct _WeakReference {
     weak var object: AnyObject?
 
     @inlinable
+    @inline(always)
     init(_ object: AnyObject?) {
         self.object = object
     }
