@@ -37,11 +37,13 @@ extension MulticastDelegate {
             _multicast = multicast
         }
 
-        /// Adds a delegate, held weakly, after those already registered.
+        /// Adds a delegate, held weakly, after those already registered, as ``MulticastDelegate/add(_:)`` does.
         ///
-        /// - Parameter delegate: A class instance. If it is already registered, nothing changes.
-        /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-        /// - Precondition: `delegate` is a class instance, and is not being deallocated.
+        /// - Parameter delegate: A class instance. If it is already registered weakly, nothing changes.
+        /// - Returns: `true` if the delegate was added, `false` if it was already registered weakly.
+        /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
+        ///   is not this registration's multicast, and is not registered strongly: remove it first, then add it
+        ///   weakly.
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult
@@ -49,14 +51,17 @@ extension MulticastDelegate {
             _multicast.add(delegate)
         }
 
-        /// Adds a delegate after those already registered, held as `retention` says.
+        /// Adds a delegate after those already registered, held as `retention` says, as
+        /// ``MulticastDelegate/add(_:retention:)`` does.
         ///
         /// - Parameters:
-        ///   - delegate: A class instance. If it is already registered, nothing changes, and it keeps its
-        ///     position and retention.
+        ///   - delegate: A class instance. If it is already registered with this retention, nothing changes, and
+        ///     it keeps its position.
         ///   - retention: Whether the multicast keeps the delegate alive.
-        /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-        /// - Precondition: `delegate` is a class instance, and is not being deallocated.
+        /// - Returns: `true` if the delegate was added, `false` if it was already registered with this retention.
+        /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
+        ///   is not this registration's multicast, and is not registered with the other retention: remove it
+        ///   first, then add it with the retention it should have.
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult

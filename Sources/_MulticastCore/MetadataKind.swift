@@ -2,9 +2,14 @@
 /// them, under the Swift runtime's names and with its values (`MetadataKind` in the runtime's
 /// `include/swift/ABI/MetadataKind.def`). A value is an index ORed with the runtime's flags
 /// (`MetadataValues.h`): 0x200 for metadata that is not a heap object's, 0x100 for kinds that only the runtime
-/// creates, whose values the runtime does not promise to code outside it; `RefusalTests` checks the outcome for
-/// each kind a mistake can have, and `SlotTests` the kinds the core reads faster. Struct, enum, tuple,
-/// metatype and the other kinds, which no delegate's type has, are left out: they read as nil.
+/// creates, whose values the runtime does not promise to code outside it. Struct, enum, tuple, metatype and the
+/// other kinds, which no delegate's type has, are left out: they read as nil.
+///
+/// Tested: the function and optional kinds and a kind read as nil, each by the refusal it leads to
+/// (`RefusalTests`); the class and existential kinds, as delegate types (`DelegateTypeTests`) and as the kinds
+/// the core reads faster (`SlotTests`). Not tested: the foreign class, C++ reference type and Objective-C class
+/// wrapper kinds, which a Linux build cannot make, and the extended existential; for those the values above
+/// are the runtime's.
 package enum _MetadataKind: UInt32 {
     /// A Swift class.
     case `class` = 0

@@ -140,7 +140,9 @@ package struct _DelegateLayout: Sendable {
 
 /// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate's bits.
 ///
-/// Every trick that Multicast plays with a delegate's representation is here, under one invariant:
+/// The tricks that Multicast plays with a delegate's representation are here, under one invariant, but for
+/// one that the invariant rests on: `MulticastDelegate.add(_:retention:)`, in the Multicast module, re-boxes a
+/// delegate of a multicast of `Any` around its object before it is stored.
 ///
 /// - The first word of a stored delegate is its object's address: `MulticastDelegate.add` stores a value that
 ///   boxes its object only after unboxing it. So the address can be read without touching the object, which
