@@ -271,9 +271,15 @@ extension _Registry {
         }
         guard pending.count > 0 else { return }
         let readers = slots.readers
-        let isUnread =
-            pendingStrong > 0 ? _Readers.collectNowOrByLastReader(readers) == .now : _Readers.isUnread(readers)
-        guard isUnread else { return }
+        if pendingStrong > 0 {
+            // A `switch`, not `==`: see "Writing the call path" in CONTRIBUTING.md.
+            switch _Readers.collectNowOrByLastReader(readers) {
+            case .now: break
+            case .byLastReader: return
+            }
+        } else if !_Readers.isUnread(readers) {
+            return
+        }
         var next = 0
         while next < pending.count {
             if let object = slots.release(at: pending[next]) {
@@ -379,8 +385,6 @@ extension _Registry {
     @usableFromInline
     mutating func reindex(capacity: Int) {
         index.removeAll(keepingRoomFor: capacity)
-        for position in 0..<slots.count where slots.key(at: position).isCallable {
-            index.insert(position, address: slots.address(at: position))
-        }
+        index.insertRegistrations(of: slots)
     }
 }

@@ -10,6 +10,7 @@ struct _WeakReference {
     weak var object: AnyObject?
 
     @inlinable
+    @inline(always)
     init(_ object: AnyObject?) {
         self.object = object
     }
@@ -238,7 +239,10 @@ package struct _Slot {
             _ = object.retain()  // the slot's count, which `release()` gives back
             state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
         } else {
-            state.initialize(to: _SlotState(key: key, reference: _WeakReference(object.takeUnretainedValue())))
+            // The weak reference is made in place: built first as a value, it would be copied into the slot
+            // and destroyed, two more atomic operations on the object's weak count.
+            state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
+            state.pointee.reference.object = object.takeUnretainedValue()
         }
     }
 
@@ -263,6 +267,7 @@ package struct _Slot {
     /// afterwards (objc4's `objc_copyWeak`, and `objc_moveWeak` in older releases), which, if another thread let
     /// go of the object meanwhile, would run its deinit here. Native Swift weak references, the only kind
     /// elsewhere, are copied and moved by counting the weak reference alone, and need no keepers.
+    @inline(always)
     func transfer(to target: _Slot, size: Int, sourceIsRead: Bool, keepers: inout [AnyObject]) {
         let key = key
         #if _runtime(_ObjC)
@@ -374,5 +379,79 @@ extension _Slot {
         default:
             return false
         }
+    }
+}
+
+// The loops over a storage's slots: here, beside the slot operations they repeat, so that an unoptimized build
+// inlines those operations into each loop instead of calling them once per slot (a debug build inlines only
+// from the same file: see "Writing the call path" in CONTRIBUTING.md). They run only when a storage grows, is
+// compacted or is freed.
+extension _Slots {
+    /// Destroys what every slot owns; no pass may be reading the storage.
+    @usableFromInline
+    func releaseAll() {
+        var slot = base
+        var position = 0
+        while position < count {
+            _ = slot.release()
+            slot = slot.advanced(by: 1, stride: layout.stride)
+            position += 1
+        }
+        count = 0
+    }
+
+    /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and
+    /// has room for them, in order; the removed slots stay here, and are released with the storage. The
+    /// objects of live weak delegates go to `keepers` (see ``_Slot/transfer(to:size:sourceIsRead:keepers:)``).
+    ///
+    /// When no pass reads this storage and no slot of it owns anything afterwards, its count drops to zero,
+    /// so that freeing it does not walk slots that own nothing (what a storage that grows leaves).
+    func transferRegistrations(to target: _Slots, sourceIsRead: Bool, keepers: inout [AnyObject]) {
+        // An index loop over slots advanced in place: see "Writing the call path" in CONTRIBUTING.md.
+        var moved = 0
+        var owning = 0
+        var slot = base
+        var targetSlot = target.base
+        var position = 0
+        while position < count {
+            let key = slot.key
+            if key.isCallable {
+                slot.transfer(to: targetSlot, size: layout.size, sourceIsRead: sourceIsRead, keepers: &keepers)
+                targetSlot = targetSlot.advanced(by: 1, stride: layout.stride)
+                moved += 1
+            } else if key.ownsReferences {
+                owning += 1
+            }
+            slot = slot.advanced(by: 1, stride: layout.stride)
+            position += 1
+        }
+        target.count = moved
+        if !sourceIsRead && owning == 0 {
+            count = 0  // every registration moved out, and no removed slot owns a reference
+        }
+    }
+
+    /// Drops the removed slots, moving the others down in order; no pass may be reading the storage. Appends
+    /// the objects of the dropped strong delegates, and of the moved weak delegates that need keeping, to
+    /// `objects`, to be released after the lock is let go of.
+    func compactInPlace(_ objects: inout [AnyObject]) {
+        var kept = 0
+        var slot = base
+        var keptSlot = base
+        var position = 0
+        while position < count {
+            if slot.key.isCallable {
+                if kept != position {
+                    slot.transfer(to: keptSlot, size: layout.size, sourceIsRead: false, keepers: &objects)
+                }
+                keptSlot = keptSlot.advanced(by: 1, stride: layout.stride)
+                kept += 1
+            } else if let object = slot.release() {
+                objects.append(object)
+            }
+            slot = slot.advanced(by: 1, stride: layout.stride)
+            position += 1
+        }
+        count = kept
     }
 }

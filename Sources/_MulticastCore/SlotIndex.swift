@@ -125,6 +125,22 @@ struct _SlotIndex {
         count += 1
     }
 
+    /// Adds the slot of every registration in `slots`; there must be room for them. Here, beside
+    /// ``insert(_:address:)``, so that an unoptimized build inlines the insertion into the loop (see "Writing
+    /// the call path" in CONTRIBUTING.md).
+    mutating func insertRegistrations(of slots: _Slots) {
+        var slot = slots.base
+        var position = 0
+        let count = slots.count
+        while position < count {
+            if slot.key.isCallable {
+                insert(position, address: slot.address)
+            }
+            slot = slot.advanced(by: 1, stride: slots.layout.stride)
+            position += 1
+        }
+    }
+
     /// Empties `bucket`, moving later entries of its probe run back so that every lookup still finds them.
     @inlinable
     @inline(always)

@@ -145,15 +145,6 @@ struct _Slots {
         count -= 1
     }
 
-    /// Destroys what every slot owns; no pass may be reading the storage.
-    @usableFromInline
-    func releaseAll() {
-        for position in 0..<count {
-            _ = release(at: position)
-        }
-        count = 0
-    }
-
     /// The position of the slot of registration `registration`, if this storage holds it. Slots are in
     /// registration order, so this is a binary search.
     func position(ofRegistration registration: Int64) -> Int? {
@@ -182,37 +173,5 @@ struct _Slots {
         let slot = slot(at: position)
         let key = slot.key
         if key.isCallable { slot.storeKey(key.removed) }
-    }
-
-    /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and
-    /// has room for them, in order; the removed slots stay here, and are released with the storage. The
-    /// objects of live weak delegates go to `keepers` (see ``_Slot/transfer(to:size:sourceIsRead:keepers:)``).
-    func transferRegistrations(to target: _Slots, sourceIsRead: Bool, keepers: inout [AnyObject]) {
-        var moved = 0
-        for position in 0..<count where key(at: position).isCallable {
-            slot(at: position).transfer(
-                to: target.slot(at: moved), size: layout.size, sourceIsRead: sourceIsRead, keepers: &keepers)
-            moved += 1
-        }
-        target.count = moved
-    }
-
-    /// Drops the removed slots, moving the others down in order; no pass may be reading the storage. Appends
-    /// the objects of the dropped strong delegates, and of the moved weak delegates that need keeping, to
-    /// `objects`, to be released after the lock is let go of.
-    func compactInPlace(_ objects: inout [AnyObject]) {
-        var kept = 0
-        for position in 0..<count {
-            let slot = slot(at: position)
-            if slot.key.isCallable {
-                if kept != position {
-                    slot.transfer(to: self.slot(at: kept), size: layout.size, sourceIsRead: false, keepers: &objects)
-                }
-                kept += 1
-            } else if let object = slot.release() {
-                objects.append(object)
-            }
-        }
-        count = kept
     }
 }

@@ -165,6 +165,29 @@ import Testing
         }
     }
 
+    /// A storage that no pass reads, whose registrations all moved to a new storage, owns nothing, and is left
+    /// with no slots, so that freeing it walks none; one with a removed slot that still owns its delegate keeps
+    /// its slots, and releases that delegate as it is freed.
+    @Test(arguments: [false, true])
+    func movingEveryRegistrationOutLeavesNoSlotsUnlessOneStillOwns(aRemovedSlotOwns: Bool) {
+        let moved = Target()
+        let removed = Target()
+        occupy(0, with: moved, strong: true)
+        occupy(1, with: removed, strong: true)
+        storage.markRemoved(at: 1)
+        if !aRemovedSlotOwns { _ = storage.release(at: 1) }  // its count is given back here
+        let before = _getRetainCount(removed)
+        let target = _Storage(capacity: 4, layout: Self.layout)
+        var keepers: [AnyObject] = []
+        storage.transferRegistrations(to: target.slots, sourceIsRead: false, keepers: &keepers)
+        keepers.removeAll()
+        #expect(target.slots.count == 1)
+        #expect(target.slots.slot(at: 0).lend(as: (any Listener).self) { $0 === moved })
+        #expect(storage.count == (aRemovedSlotOwns ? 2 : 0))
+        storage.releaseAll()
+        #expect(_getRetainCount(removed) == before - (aRemovedSlotOwns ? 1 : 0))
+    }
+
     @Test func theFieldsThatPassesReadHaveTheOffsetsTheyAreReadAt() {
         #expect(MemoryLayout<_SlotState>.offset(of: \.key) == 0)
         #expect(MemoryLayout<_StorageHeader>.offset(of: \.readers) == 0)
