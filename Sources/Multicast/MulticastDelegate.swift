@@ -54,10 +54,11 @@ public enum Retention: Sendable, Hashable {
 ///
 /// A delegate must be a class instance; adding a value of another type (a struct conforming to a protocol
 /// that is not class-bound) stops the program, and ``contains(_:)`` and ``remove(_:)`` answer `false` for it.
-/// `Delegate` may be any type whose values can be class instances (a class, `AnyObject`, `Any`, a protocol or a
-/// composition) except `any Error`, whose values may box the instance. Creating a multicast of another type,
-/// such as a closure, an optional, a struct or `any Error`, stops the program with a message that says what to
-/// declare instead.
+/// `Delegate` may be any type whose values can be class instances (a class, `AnyObject`, `Any`, a protocol, a
+/// constrained protocol such as `any Source<Int>`, or a composition) except `any Error`, alone or with a class
+/// constraint (`any Error & AnyObject`), whose values may box the instance. Creating a multicast of another
+/// type, such as a closure, an optional, a struct or `any Error`, stops the program with a message that says
+/// what to declare instead.
 ///
 /// ### Order
 ///
@@ -85,14 +86,27 @@ public final class MulticastDelegate<Delegate> {
 
     /// Creates a multicast with no delegates.
     ///
-    /// - Precondition: `Delegate` is a class, or a protocol or composition other than `any Error` (whose values
-    ///   may keep a class instance in a box that the multicast cannot hold weakly): not a closure, an optional,
-    ///   a struct, an enum, a tuple or a metatype. Declare a protocol for the events instead.
+    /// - Precondition: `Delegate` is a class, or a protocol or composition other than `any Error`, alone or with a
+    ///   class constraint (`any Error & AnyObject`, `any C & Error`: values that the Swift runtime may keep in a
+    ///   box, which the multicast cannot hold weakly): not a closure, an optional, a struct, an enum, a tuple or
+    ///   a metatype. Declare a protocol for the events instead.
     public init() {
         Self._refuseUnfitDelegateType()
         _core = _Core(
             layout: _DelegateLayout(of: Delegate.self), delegatesAreReferences: _Slot.valuesAreReferences(Delegate.self)
         )
+    }
+
+    /// Creates a multicast whose way of finding a delegate's object is chosen from `size` and `alignment`, given
+    /// in place of what `MemoryLayout<Delegate>` says: for tests that make the two disagree. The storage is
+    /// laid out by `MemoryLayout` all the same.
+    init(choosingTheFastPathFromSize size: Int, alignment: Int) {
+        Self._refuseUnfitDelegateType()
+        _core = _Core(
+            layout: _DelegateLayout(of: Delegate.self),
+            delegatesAreReferences: _Slot.valuesAreReferences(
+                kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self), size: size,
+                alignment: alignment))
     }
 
     /// Adds a delegate, held weakly, after those already registered.

@@ -355,16 +355,30 @@ extension _Slot {
     /// class-bound protocol or composition (`any P` where `P: AnyObject`, `AnyObject`, `C & P`).
     ///
     /// It reads the Swift runtime's type metadata, whose layout is part of its stable ABI: the metadata kind,
-    /// and for an existential, the flags after the kind word, whose top bit is clear for a class-bound one
-    /// (`ExistentialTypeFlags` in the runtime's `MetadataValues.h`).
+    /// and for an existential, the flags after the kind word (see ``_ExistentialFlags``). A wrong `true` would
+    /// make the core read a value that is not an object as one, so the answer is `true` only where the metadata
+    /// and `MemoryLayout<Delegate>` agree: see ``valuesAreReferences(kind:flags:size:alignment:)``.
     package static func valuesAreReferences<Delegate>(_ type: Delegate.Type) -> Bool {
-        switch _MetadataKind(type) {
+        valuesAreReferences(
+            kind: _MetadataKind(type), flags: _ExistentialFlags(type), size: MemoryLayout<Delegate>.size,
+            alignment: MemoryLayout<Delegate>.alignment)
+    }
+
+    /// Whether a type whose metadata has `kind` and `flags`, and whose values `MemoryLayout` says have `size`
+    /// and `alignment`, has only class references as values: only where the two agree that a value is a word
+    /// for the object, and one for each witness table, at a word's alignment, with no protocol that the
+    /// runtime represents in a way of its own. Any other answer, a kind it does not know (nil) included, is
+    /// `false`: the checked path, which casts each value to find its object.
+    package static func valuesAreReferences(kind: _MetadataKind?, flags: _ExistentialFlags?, size: Int, alignment: Int)
+        -> Bool
+    {
+        guard alignment == MemoryLayout<UnsafeRawPointer>.alignment else { return false }
+        switch kind {
         case .class, .objCClassWrapper:
-            return true
+            return size == MemoryLayout<UnsafeRawPointer>.size
         case .existential:
-            let flags = unsafeBitCast(type as Any.Type, to: UnsafeRawPointer.self)
-                .load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
-            return flags & 0x8000_0000 == 0
+            guard let flags, flags.isClassBound, let sizeOfValue = flags.sizeOfValue else { return false }
+            return size == sizeOfValue
         default:
             return false
         }

@@ -22,6 +22,43 @@ import Multicast
         #expect(message.contains("Declare a protocol for the events"))
     }
 
+    /// `any Error & AnyObject`: the runtime boxes its values as it does `any Error`'s, in one word, where
+    /// compiled code keeps the object and a witness table.
+    @Test func anErrorWithAClassConstraintIsRefusedWithAMessageThatSaysWhatToDeclare() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<any Error & AnyObject>()
+            })
+        #expect(message.contains("MulticastDelegate<Error & AnyObject>: the Swift runtime represents an `Error`"))
+        #expect(message.contains("`protocol FailureObserver: AnyObject, Error`"))
+    }
+
+    /// `any C & Error`, a class and `Error`: the same representation as `any Error & AnyObject`.
+    @Test func aClassAndErrorIsRefusedWithAMessageThatSaysWhatToDeclare() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<any ProbeBase & Error>()
+            })
+        #expect(message.contains("MulticastDelegate<ProbeBase & Error>: the Swift runtime represents an `Error`"))
+        #expect(message.contains("(or `: YourClass, Error`)"))
+    }
+
+    @Test func aTupleTypeIsRefusedWithAMessageThatNamesIt() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<(any Listener, any Listener)>()
+            })
+        #expect(message.contains("is not a class or a protocol"))
+    }
+
+    @Test func aMetatypeIsRefusedWithAMessageThatNamesIt() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<ProbeBase.Type>()
+            })
+        #expect(message.contains("ProbeBase.Type is not a class or a protocol"))
+    }
+
     @Test func aClosureTypeIsRefusedWithAMessageThatSaysItIsNoDelegate() async throws {
         let message = try message(
             await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
