@@ -229,11 +229,16 @@ extension MulticastDelegate where Delegate: Sendable {
         }
         let outcome: Result<[Answer], Failure> = await withoutActuallyEscaping(attempt) { attempt in
             await withTaskGroup(of: (Int, Result<Answer, Failure>).self) { group in
-                var count = 0
-                for delegate in self {  // a pass: no suspension while it walks the delegates
-                    let index = count
-                    group.addTask { (index, await attempt(delegate)) }
-                    count += 1
+                // Every delegate is listed before the first task starts: a task that removes delegates while the
+                // pass still walked them would leave those after it with no task. The list is let go of once the
+                // tasks have started, so that each delegate is held only by its task.
+                let count: Int
+                do {
+                    let delegates = Array(self)  // a pass: no suspension while it walks the delegates
+                    count = delegates.count
+                    for (index, delegate) in delegates.enumerated() {
+                        group.addTask { (index, await attempt(delegate)) }
+                    }
                 }
                 var answers = [Answer?](repeating: nil, count: count)
                 var firstFailure: Failure?

@@ -61,15 +61,18 @@ package struct _Pass: ~Copyable {
     /// delegate is lent with ``_Slot/lend(as:_:)``, or copied with ``_Slot/copyOfDelegate(as:)``, meanwhile.
     /// (The keeper is the caller's variable, not the pass's: a pass with a reference in it would cost an
     /// optimized build a destroy through value witnesses at the end of every call.)
+    ///
+    /// The previous delegate's keeper is let go of first, before any slot is read: if that was the last
+    /// reference to the delegate, its deinit runs there, and what it removes must not be called.
     @inlinable
     @inline(always)
     package mutating func next(keeping keeper: inout AnyObject?) -> _Slot? {
+        if keeper != nil { keeper = nil }  // a store of nil would cost a release call per strong delegate
         while position < count {
             let slot = base.advanced(by: position, stride: stride)
             position += 1
             switch slot.liveness {
             case .strong:
-                if keeper != nil { keeper = nil }  // a store of nil would cost a release call per delegate
                 return slot
             case .weak(let object):
                 keeper = consume object
@@ -78,7 +81,6 @@ package struct _Pass: ~Copyable {
             case .unregistered: break
             }
         }
-        keeper = nil
         return nil
     }
 
