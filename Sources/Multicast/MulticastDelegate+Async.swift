@@ -34,6 +34,7 @@ extension MulticastDelegate {
     nonisolated(nonsending) public func call<Failure: Error>(
         _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
     ) async throws(Failure) {
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         var pass = _Pass(_core)
         while let delegate = pass.nextDelegate(as: Delegate.self) {  // a copy: it must stay alive across the suspension
             try await body(delegate)

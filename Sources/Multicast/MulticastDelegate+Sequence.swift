@@ -51,6 +51,7 @@ extension MulticastDelegate: Sequence {
     @inlinable
     @inline(always)
     public func first(where predicate: (Delegate) throws -> Bool) rethrows -> Delegate? {
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         var pass = _Pass(_core)
         var keeper: AnyObject?
         while let slot = pass.next(keeping: &keeper) {
@@ -66,6 +67,7 @@ extension MulticastDelegate: Sequence {
     @inlinable
     @inline(always)
     public func contains(where predicate: (Delegate) throws -> Bool) rethrows -> Bool {
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         var pass = _Pass(_core)
         var keeper: AnyObject?
         while let slot = pass.next(keeping: &keeper) {

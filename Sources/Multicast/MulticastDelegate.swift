@@ -211,6 +211,7 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// - Complexity: O(*n*): each weak delegate is checked for life.
     public var count: Int {
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         var pass = _Pass(_core)
         var keeper: AnyObject?
         var count = 0
@@ -224,6 +225,7 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// - Complexity: O(1) when a delegate is alive; at most O(*n*).
     public var isEmpty: Bool {
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         var pass = _Pass(_core)
         var keeper: AnyObject?
         return pass.next(keeping: &keeper) == nil
@@ -253,6 +255,7 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         var pass = _Pass(_core)
         var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {

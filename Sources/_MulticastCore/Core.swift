@@ -1,9 +1,9 @@
 /// A multicast's state: its registry, the lock that guards it, and the rules for changing it.
 ///
-/// Every change runs between ``beginChange()`` and ``endChange(_:)``: under the lock, leaving what it released
-/// to a ``_Garbage``, which is let go of after unlocking, in one place. The core knows the delegates only by
-/// their objects and their bits (see ``_Slot``), so none of it is generic (see "Writing the call path" in
-/// CONTRIBUTING.md).
+/// Every change runs in ``change(_:)``: under the lock, leaving what it released to a ``_Garbage``, which is let
+/// go of after unlocking, in one place; a read runs in ``withLock(_:)``. There is no other way into the lock.
+/// The core knows the delegates only by their objects and their bits (see ``_Slot``), so none of it is generic
+/// (see "Writing the call path" in CONTRIBUTING.md).
 @usableFromInline
 package final class _Core {
     @usableFromInline
@@ -32,7 +32,14 @@ package final class _Core {
         registry.deallocate()
     }
 
-    /// Runs `body` with the registry, under the lock. `body` must not call out to user code.
+    /// Runs `body` with the registry, under the lock: a read, or a change that leaves nothing to release (a pass
+    /// counting itself in). `body` must not call out to user code, nor drop a reference that may be an object's
+    /// last; a change that may uses ``change(_:)``.
+    ///
+    /// With ``change(_:)``, one of the two ways into the lock: each takes it and gives it back around a closure,
+    /// so no path through the closure can leave it held. Both are inlined wherever they are called, in an
+    /// unoptimized build too, which then calls the closure directly (see "Writing the call path" in
+    /// CONTRIBUTING.md).
     @inlinable
     @inline(always)
     func withLock<Result>(_ body: (inout _Registry) -> Result) -> Result {
@@ -42,33 +49,20 @@ package final class _Core {
         return result
     }
 
-    /// Runs `change` on the registry with the lock held, then releases what it left to release, with the lock
-    /// let go of.
-    @usableFromInline
-    func change<Result>(_ change: (inout _Registry, inout _Garbage) -> Result) -> Result {
-        var garbage = beginChange()
-        let result = change(&registry.pointee, &garbage)
-        endChange(garbage)
-        return result
-    }
-
-    /// Takes the lock for a change of the registry, and gives what the change is to leave to release.
+    /// Runs `body` on the registry with the lock held, leaving what it releases to a ``_Garbage``; then lets go of
+    /// the lock, and releases that garbage: the one place that does. `body` must not call out to user code.
     @inlinable
     @inline(always)
-    func beginChange() -> _Garbage {
+    func change<Result>(_ body: (inout _Registry, inout _Garbage) -> Result) -> Result {
         lock.lock()
-        return _Garbage()
-    }
-
-    /// Ends a change: lets go of the lock, then releases what the change left: the one place that does.
-    @inlinable
-    @inline(always)
-    func endChange(_ garbage: consuming _Garbage) {
+        var garbage = _Garbage()
+        let result = body(&registry.pointee, &garbage)
         #if MULTICAST_INTERNAL_CHECKS
         registry.pointee.checkInvariants()
         #endif
         lock.unlock()
         garbage.release()
+        return result
     }
 
     /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
@@ -81,10 +75,9 @@ package final class _Core {
     package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> Bool? {
         var mayGrow = false
         while true {
-            var garbage = beginChange()
-            let outcome = registry.pointee.add(
-                bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
-            endChange(garbage)
+            let outcome = change { registry, garbage in
+                registry.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
+            }
             switch outcome {
             case .added: return true
             case .alreadyRegistered: return false
@@ -102,10 +95,7 @@ package final class _Core {
     @inlinable
     @inline(always)
     package func remove(_ object: Unmanaged<AnyObject>) -> Bool {
-        var garbage = beginChange()
-        let removed = registry.pointee.remove(object, &garbage)
-        endChange(garbage)
-        return removed
+        change { registry, garbage in registry.remove(object, &garbage) }
     }
 
     /// Unregisters everything.
@@ -118,10 +108,7 @@ package final class _Core {
     @inlinable
     @inline(always)
     package func contains(_ object: Unmanaged<AnyObject>) -> Bool {
-        lock.lock()
-        let found = registry.pointee.find(object) != nil
-        lock.unlock()
-        return found
+        withLock { registry in registry.find(object) != nil }
     }
 
     /// Whether a pass that visited `visited` slots and found `dead` weak delegates dead among them should

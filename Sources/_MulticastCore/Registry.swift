@@ -14,7 +14,7 @@
 /// What a removed slot owns is released only once no pass reads its storage: at once if none does, else by
 /// the next change that finds it unread, or, for a strong delegate or an older storage, by the last pass to
 /// leave (see ``_Readers``). Every change leaves what it released to a ``_Garbage``, which
-/// ``_Core/endChange(_:)`` lets go of after unlocking.
+/// ``_Core/change(_:)`` lets go of after unlocking.
 ///
 /// Its invariant, which ``checkInvariants()`` checks after every change when the package is built with
 /// `MULTICAST_INTERNAL_CHECKS`: the current storage's slots are in registration order; `vacancies` counts
@@ -185,9 +185,22 @@ extension _Registry {
     @inline(always)
     mutating func remove(_ object: Unmanaged<AnyObject>, _ garbage: inout _Garbage) -> Bool {
         guard let found = find(object) else { return false }
+        #if MULTICAST_INTERNAL_CHECKS
+        let registration = slots.key(at: found.position).registration
+        #endif
         unregister(at: found.position, bucket: found.bucket)
         compactIfSparse(&garbage)
         collect(&garbage)
+        // The position was found before the compaction, which may have moved the slots; it names the removed
+        // slot still wherever it names a slot that owns nothing, which is all that `dropReleasedLastSlot` drops.
+        // A compaction drops every removed slot, and leaves at each position a registered one, which owns its
+        // references.
+        #if MULTICAST_INTERNAL_CHECKS
+        precondition(
+            found.position >= slots.count || slots.key(at: found.position).ownsReferences
+                || slots.key(at: found.position).registration == registration,
+            "Multicast's internal check failed: a slot that owns nothing took the place of the one removed")
+        #endif
         dropReleasedLastSlot(at: found.position)
         return true
     }
@@ -343,9 +356,9 @@ extension _Registry {
             _Readers.forgetCollect(old.slots.readers)  // what the last reader was to collect is done
         } else {
             replaceStorage(with: _Storage(capacity: capacity, layout: slots.layout))
-            var keepers: [AnyObject] = []
-            old.slots.transferRegistrations(to: slots, sourceIsRead: isRead, keepers: &keepers)
-            garbage.append(contentsOf: keepers)
+            var deferredReleases: [AnyObject] = []
+            old.slots.transferRegistrations(to: slots, sourceIsRead: isRead, deferredReleases: &deferredReleases)
+            garbage.append(contentsOf: deferredReleases)
             free(old, &garbage)  // with the removed slots, which it releases when it is freed
         }
         resetVacancies()

@@ -144,7 +144,7 @@ package struct _DelegateLayout: Sendable {
 ///   may be dead, and a delegate is owned by owning its object.
 /// - A slot is initialized by ``occupy(withBitsOf:size:object:key:)``. From then on only its key changes, with
 ///   atomic stores made under the multicast's lock, until ``release()`` or
-///   ``transfer(to:size:sourceIsRead:keepers:)`` destroys or moves what it owns; each of those happens only
+///   ``transfer(to:size:sourceIsRead:deferredReleases:)`` destroys or moves what it owns; each of those happens only
 ///   while no pass reads the storage.
 /// - The delegate's bits hold no reference count. A slot owns its weak reference and, when the key says
 ///   strong, one count on the delegate's object. A weak delegate's bits may be read only while
@@ -245,23 +245,23 @@ package struct _Slot {
     }
 
     /// Initializes the uninitialized `target` with this slot's registration, and appends the object of a live
-    /// weak delegate to `keepers`, to be released after the lock is let go of (see ``_Garbage``).
+    /// weak delegate to `deferredReleases`, to be released after the lock is let go of (see ``_Garbage``).
     ///
     /// If passes may be reading this slot, it keeps what it owns, and `target` takes counts of its own (a copy
     /// of the weak reference, and a count on a strong delegate's object). Otherwise the references move, and
     /// this slot no longer owns them. No raw byte of the weak reference is read: where the runtime zeroes a
     /// reference to an object being deallocated, as the Objective-C runtime does, they may be changing.
     ///
-    /// With the Objective-C runtime (Apple platforms), the keepers take the last release of a delegate out of
-    /// the lock: copying or moving an Objective-C weak reference may load its object retained and release it
-    /// afterwards (objc4's `objc_copyWeak`, and `objc_moveWeak` in older releases), which, if another thread let
-    /// go of the object meanwhile, would run its deinit here. Native Swift weak references, the only kind
-    /// elsewhere, are copied and moved by counting the weak reference alone, and need no keepers.
-    func transfer(to target: _Slot, size: Int, sourceIsRead: Bool, keepers: inout [AnyObject]) {
+    /// With the Objective-C runtime (Apple platforms), the deferred releases take the last release of a delegate
+    /// out of the lock: copying or moving an Objective-C weak reference may load its object retained and release
+    /// it afterwards (objc4's `objc_copyWeak`, and `objc_moveWeak` in older releases), which, if another thread
+    /// let go of the object meanwhile, would run its deinit here. Native Swift weak references, the only kind
+    /// elsewhere, are copied and moved by counting the weak reference alone, and need no deferred releases.
+    func transfer(to target: _Slot, size: Int, sourceIsRead: Bool, deferredReleases: inout [AnyObject]) {
         let key = key
         #if _runtime(_ObjC)
         if !key.isStrong, let object = state.pointee.reference.object {
-            keepers.append(object)
+            deferredReleases.append(object)
         }
         #endif
         target.delegate.copyMemory(from: delegate, byteCount: size)

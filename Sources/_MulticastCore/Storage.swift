@@ -186,12 +186,14 @@ struct _Slots {
 
     /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and
     /// has room for them, in order; the removed slots stay here, and are released with the storage. The
-    /// objects of live weak delegates go to `keepers` (see ``_Slot/transfer(to:size:sourceIsRead:keepers:)``).
-    func transferRegistrations(to target: _Slots, sourceIsRead: Bool, keepers: inout [AnyObject]) {
+    /// objects of live weak delegates go to `deferredReleases` (see
+    /// ``_Slot/transfer(to:size:sourceIsRead:deferredReleases:)``).
+    func transferRegistrations(to target: _Slots, sourceIsRead: Bool, deferredReleases: inout [AnyObject]) {
         var moved = 0
         for position in 0..<count where key(at: position).isCallable {
             slot(at: position).transfer(
-                to: target.slot(at: moved), size: layout.size, sourceIsRead: sourceIsRead, keepers: &keepers)
+                to: target.slot(at: moved), size: layout.size, sourceIsRead: sourceIsRead,
+                deferredReleases: &deferredReleases)
             moved += 1
         }
         target.count = moved
@@ -206,7 +208,8 @@ struct _Slots {
             let slot = slot(at: position)
             if slot.key.isCallable {
                 if kept != position {
-                    slot.transfer(to: self.slot(at: kept), size: layout.size, sourceIsRead: false, keepers: &objects)
+                    slot.transfer(
+                        to: self.slot(at: kept), size: layout.size, sourceIsRead: false, deferredReleases: &objects)
                 }
                 kept += 1
             } else if let object = slot.release() {

@@ -121,17 +121,17 @@ import Testing
             let copyMemory = _Storage(capacity: 1, layout: Self.layout)
             defer { extendLifetime(copyMemory) }  // `copy` reads its memory
             let copy = copyMemory.slots
-            var keepers: [AnyObject] = []
+            var deferredReleases: [AnyObject] = []
             storage.slot(at: 0).transfer(
-                to: copy.slot(at: 0), size: Self.layout.size, sourceIsRead: true, keepers: &keepers)
+                to: copy.slot(at: 0), size: Self.layout.size, sourceIsRead: true, deferredReleases: &deferredReleases)
             copy.count = 1
             // With the Objective-C runtime, a weak delegate's object is held until after the lock (see `transfer`).
             #if _runtime(_ObjC)
-            #expect(keepers.map(ObjectIdentifier.init) == (strong ? [] : [ObjectIdentifier(target)]))
+            #expect(deferredReleases.map(ObjectIdentifier.init) == (strong ? [] : [ObjectIdentifier(target)]))
             #else
-            #expect(keepers.isEmpty)
+            #expect(deferredReleases.isEmpty)
             #endif
-            keepers.removeAll()
+            deferredReleases.removeAll()
             #expect(_getRetainCount(target) == before + (strong ? 1 : 0))
             #expect(storage.key(at: 0) == copy.key(at: 0))
             #expect(storage.key(at: 0).ownsReferences)  // the source still owns what it owned
@@ -151,10 +151,11 @@ import Testing
             let target = Target()
             occupy(1, with: target, strong: strong)
             let before = _getRetainCount(target)
-            var keepers: [AnyObject] = []
+            var deferredReleases: [AnyObject] = []
             storage.slot(at: 1).transfer(
-                to: storage.slot(at: 0), size: Self.layout.size, sourceIsRead: false, keepers: &keepers)
-            keepers.removeAll()
+                to: storage.slot(at: 0), size: Self.layout.size, sourceIsRead: false,
+                deferredReleases: &deferredReleases)
+            deferredReleases.removeAll()
             #expect(_getRetainCount(target) == before)
             #expect(!storage.key(at: 1).ownsReferences)
             #expect(storage.release(at: 1) == nil)
