@@ -67,7 +67,9 @@ package struct _Pass: ~Copyable {
     @inlinable
     @inline(always)
     package mutating func next(keeping keeper: inout AnyObject?) -> _Slot? {
-        if keeper != nil { keeper = nil }  // a store of nil would cost a release call per strong delegate
+        // A store, not `if keeper != nil`: an unoptimized build copies the keeper to compare it, a retain and a
+        // release per weak delegate, where the store costs a release call of nil per strong delegate.
+        keeper = nil
         while position < count {
             let slot = base.advanced(by: position, stride: stride)
             position += 1
