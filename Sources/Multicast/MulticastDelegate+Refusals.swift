@@ -137,6 +137,19 @@ extension MulticastDelegate {
 
     @usableFromInline
     @inline(never)
+    static func _refuseOtherRetention(_ type: AnyObject.Type, asked retention: Retention) -> Never {
+        let (asked, held) = retention.isStrong ? (".strong", ".weak") : (".weak", ".strong")
+        fatalError(
+            """
+            MulticastDelegate<\(Delegate.self)>.add(_:retention:): the \(type) being added with \(asked) is \
+            registered already, held \(held). A delegate has one retention, and adding it again does not change \
+            it: remove it first, then add it again with \(asked).
+            """
+        )
+    }
+
+    @usableFromInline
+    @inline(never)
     static func _refuseSelf() -> Never {
         fatalError(
             """

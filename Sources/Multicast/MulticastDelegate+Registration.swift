@@ -48,11 +48,14 @@ extension MulticastDelegate {
         /// Adds a delegate after those already registered, held as `retention` says.
         ///
         /// - Parameters:
-        ///   - delegate: A class instance. If it is already registered, nothing changes, and it keeps its
-        ///     position and retention.
+        ///   - delegate: A class instance. If it is already registered with this retention, nothing changes,
+        ///     and it keeps its position.
         ///   - retention: Whether the multicast keeps the delegate alive.
-        /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-        /// - Precondition: `delegate` is a class instance, and is not being deallocated.
+        /// - Returns: `true` if the delegate was added, `false` if it was already registered with this
+        ///   retention.
+        /// - Precondition: `delegate` is a class instance, is not being deallocated, and is not registered
+        ///   already with the other retention: remove it first, then add it again with the retention it is to
+        ///   have.
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult

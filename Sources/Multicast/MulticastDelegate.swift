@@ -63,7 +63,8 @@ public enum Retention: Sendable, Hashable {
 /// ### Order
 ///
 /// ``call(_:)-rlcb`` and iteration visit the delegates in the order they were added. Adding a delegate that is
-/// already registered changes nothing; removing it and adding it again moves it to the end. Identity, not
+/// already registered changes nothing (adding it with the other retention stops the program with a message: a
+/// delegate has one retention); removing it and adding it again moves it to the end. Identity, not
 /// `==`, tells delegates apart.
 ///
 /// ### Threads
@@ -133,13 +134,14 @@ public final class MulticastDelegate<Delegate> {
     /// ```
     ///
     /// - Parameters:
-    ///   - delegate: A class instance. If it is already registered, nothing changes, and it keeps its
-    ///     position and retention.
+    ///   - delegate: A class instance. If it is already registered with this retention, nothing changes, and
+    ///     it keeps its position.
     ///   - retention: Whether the multicast keeps the delegate alive.
-    /// - Returns: `true` if the delegate was added, `false` if it was already registered.
+    /// - Returns: `true` if the delegate was added, `false` if it was already registered with this retention.
     /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
-    ///   and is not this multicast: a multicast that conforms to its own delegate protocol, added to
-    ///   itself, would call itself without end.
+    ///   is not this multicast (a multicast that conforms to its own delegate protocol, added to itself,
+    ///   would call itself without end), and is not registered already with the other retention: a delegate
+    ///   has one retention, so remove it first, then add it again with the retention it is to have.
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
@@ -151,14 +153,19 @@ public final class MulticastDelegate<Delegate> {
         let strong = retention.isStrong
         // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
         // object itself.
-        let added =
+        let addition =
             Delegate.self == Any.self
             ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
                 _core.add(bitsOf: $0, object: object, strong: strong)
             }
             : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong) }
-        guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
-        return added
+        switch addition {
+        case .added: return true
+        case .alreadyRegistered: return false
+        case .registeredWithOtherRetention:
+            Self._refuseOtherRetention(type(of: object.takeUnretainedValue()), asked: retention)
+        case .deallocating: Self._refuseDeallocating(type(of: object.takeUnretainedValue()))
+        }
     }
 
     /// Removes a delegate.

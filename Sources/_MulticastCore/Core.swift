@@ -66,22 +66,23 @@ package final class _Core {
     }
 
     /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
-    /// is registered already; returns whether it was added, or nil if it is being deallocated.
+    /// is registered already, or being deallocated; returns which.
     ///
     /// Objects pass through the core unretained, as `Unmanaged`: the caller keeps them alive (see "Writing the
     /// call path" in CONTRIBUTING.md).
     @inlinable
     @inline(always)
-    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> Bool? {
+    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> _Addition {
         var mayGrow = false
         while true {
             let outcome = change { registry, garbage in
                 registry.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
             }
             switch outcome {
-            case .added: return true
-            case .alreadyRegistered: return false
-            case .deallocating: return nil
+            case .added: return .added
+            case .alreadyRegistered: return .alreadyRegistered
+            case .registeredWithOtherRetention: return .registeredWithOtherRetention
+            case .deallocating: return .deallocating
             case .full:
                 // Before growing, reclaim the slots of dead delegates: growth is by three quarters, so this
                 // scan is amortized O(1) per add.
@@ -148,6 +149,18 @@ package final class _Core {
             change { $0.reclaim(dead, &$1) }
         }
     }
+}
+
+/// What ``_Core/add(bitsOf:object:strong:)`` did.
+@usableFromInline
+package enum _Addition {
+    case added
+    /// The object is registered already, with the retention asked for: nothing changed.
+    case alreadyRegistered
+    /// The object is registered already, with the other retention: nothing changed.
+    case registeredWithOtherRetention
+    /// The object is being deallocated (the add was made from its deinit): it could never be called.
+    case deallocating
 }
 
 /// What a registry change leaves to release once the lock is let go of: a delegate's deinit may call back into

@@ -129,6 +129,8 @@ extension _Registry {
     enum AddOutcome {
         case added
         case alreadyRegistered
+        /// The object is registered already, and with the other retention.
+        case registeredWithOtherRetention
         /// The storage is full, and would have to grow; reclaim dead delegates' slots, then add again with
         /// `mayGrow`.
         case full
@@ -136,15 +138,16 @@ extension _Registry {
         case deallocating
     }
 
-    /// Registers `object`, whose delegate's bits are at `value`, at the end, unless it is registered already.
+    /// Registers `object`, whose delegate's bits are at `value`, at the end, unless it is registered already (and
+    /// then says whether with the retention asked for).
     @inlinable
     @inline(always)
     mutating func add(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, mayGrow: Bool,
         _ garbage: inout _Garbage
     ) -> AddOutcome {
-        if find(object) != nil {
-            return .alreadyRegistered
+        if let found = find(object) {
+            return slots.key(at: found.position).isStrong == strong ? .alreadyRegistered : .registeredWithOtherRetention
         }
         if slots.count == slots.capacity {
             guard makeRoom(mayGrow: mayGrow, &garbage) else { return .full }

@@ -156,7 +156,7 @@ import Testing
             #expect(delegates.add(wrap(b), retention: .strong))
             #expect(delegates.add(wrap(c)))
             #expect(!delegates.add(wrap(a)))
-            #expect(!delegates.add(wrap(b), retention: .weak))
+            #expect(!delegates.add(wrap(b), retention: .strong))
             delegates.call(hear)
             #expect(log.calls == ["a", "b", "c"])
             #expect(delegates.contains(wrap(a)) && delegates.contains(wrap(b)) && delegates.contains(wrap(c)))

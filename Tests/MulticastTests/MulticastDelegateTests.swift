@@ -118,9 +118,10 @@ import Testing
         let delegates = MulticastDelegate<any Listener>()
         let (a, b) = (Recorder("a", log: log), Recorder("b", log: log))
         #expect(delegates.add(a))
-        #expect(delegates.add(b))
+        #expect(delegates.add(b, retention: .strong))
         #expect(!delegates.add(a))
-        #expect(!delegates.add(a, retention: .strong))
+        #expect(!delegates.add(a, retention: .weak))
+        #expect(!delegates.add(b, retention: .strong))
         #expect(delegates.map(\.name) == ["a", "b"])
         #expect(delegates.count == 2)
     }

@@ -112,6 +112,32 @@ import Multicast
         #expect(message.contains("Delegates must be classes"))
     }
 
+    // MARK: A registered delegate added again with the other retention
+
+    @Test func addingAWeakDelegateAgainWithStrongRetentionStopsWithAMessage() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let delegates = MulticastDelegate<any Listener>()
+                let recorder = Recorder("r", log: CallLog())
+                delegates.add(recorder)
+                delegates.add(recorder, retention: .strong)
+            })
+        #expect(message.contains("the Recorder being added with .strong is registered already, held .weak"))
+        #expect(message.contains("remove it first, then add it again with .strong"))
+    }
+
+    @Test func addingAStrongDelegateAgainWithWeakRetentionStopsWithAMessage() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let delegates = MulticastDelegate<any Listener>()
+                let recorder = Recorder("r", log: CallLog())
+                delegates.add(recorder, retention: .strong)
+                delegates.registration.add(recorder)
+            })
+        #expect(message.contains("the Recorder being added with .weak is registered already, held .strong"))
+        #expect(message.contains("remove it first, then add it again with .weak"))
+    }
+
     // MARK: Objects being deallocated, refused when added
 
     @Test func addingAWeakDelegateFromItsDeinitStopsWithAMessage() async throws {
