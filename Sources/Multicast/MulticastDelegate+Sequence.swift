@@ -15,6 +15,20 @@ extension MulticastDelegate: Sequence {
     ///
     /// An iterator holds the delegates it has yet to visit alive only while it returns them: it yields each
     /// one as a strong reference and keeps no other.
+    ///
+    /// ### What the multicast's own members do differently
+    ///
+    /// - **Cost.** ``MulticastDelegate/call(_:)-rlcb``, ``MulticastDelegate/first(where:)``,
+    ///   ``MulticastDelegate/contains(where:)`` and ``MulticastDelegate/allSatisfy(_:)`` are the multicast's own,
+    ///   and allocate nothing. The members that `Sequence` brings (`forEach`, `map`, `reduce`, `filter`, ...)
+    ///   go through ``MulticastDelegate/makeIterator()``, which allocates one small object, and `map` and
+    ///   `filter` allocate their arrays too: send an event with `call`, not `forEach`.
+    /// - **`contains`.** ``MulticastDelegate/contains(_:)`` asks by identity. Generic code that takes the
+    ///   multicast as a `Sequence` does not reach it: there `contains(_:)` is the standard library's, which needs
+    ///   `Equatable` delegates and compares them with `==`, one after another.
+    // Frozen: the iterator is its reader and nothing else, which `next()`, inlined into the caller, reads; a
+    // client built against Multicast as a binary framework holds it as the reference it is.
+    @frozen
     public struct Iterator: IteratorProtocol {
         @usableFromInline
         let _reader: _IterationReader<Delegate>

@@ -1,6 +1,12 @@
 import _MulticastCore
 
 /// How a multicast holds on to a delegate.
+///
+/// A delegate is held or it is not: these two cases are all there will ever be, so a `switch` over them needs no
+/// `default`, also against Multicast built as a binary framework.
+// Frozen because a client's exhaustive switch is a promise of its own: against a module built with library
+// evolution, a switch over an enum that is not frozen must have an `@unknown default`, or it is refused.
+@frozen
 public enum Retention: Sendable, Hashable {
     /// The multicast does not keep the delegate alive; once the delegate is deallocated it is no longer
     /// called, counted or contained. The default, as for a single `weak var delegate`.
@@ -199,6 +205,11 @@ public final class MulticastDelegate<Delegate> {
     }
 
     /// Returns whether a delegate is registered (and, if held weakly, alive: it is, since you pass it).
+    ///
+    /// The multicast tells delegates apart by identity, here as in ``add(_:)`` and ``remove(_:)``: of two
+    /// equal objects, only the one registered is contained. Generic code that takes the multicast as a
+    /// `Sequence` does not call this method: there `contains(_:)` is the standard library's, which needs
+    /// `Equatable` delegates, compares them with `==`, and visits the delegates one after another.
     ///
     /// - Parameter delegate: The delegate to look for, by identity. For a value that is not a class instance,
     ///   which can never be registered, the answer is `false`.

@@ -169,6 +169,7 @@ package enum _Addition {
 /// Most changes leave nothing, and a removal of a strong delegate one object: the first object has a field of
 /// its own and the lists are optional, so that such a change makes no array (see "Writing the call path" in
 /// CONTRIBUTING.md).
+@frozen
 @usableFromInline
 struct _Garbage {
     /// The first object whose last release must wait: a strong delegate that a removed slot owned, or, with the

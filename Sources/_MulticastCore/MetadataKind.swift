@@ -2,10 +2,15 @@
 /// them, under the Swift runtime's names and with its values (`MetadataKind` in the runtime's
 /// `include/swift/ABI/MetadataKind.def`). A value is an index ORed with the runtime's flags
 /// (`MetadataValues.h`): 0x200 for metadata that is not a heap object's, 0x100 for kinds that only the runtime
-/// creates, whose values the runtime does not promise to code outside it; `RefusalTests` checks the outcome for
-/// each kind a mistake can have, and `SlotTests` the kinds the core reads faster. The kinds of what is not a
-/// type (heap boxes, tasks) are left out, and so is any kind a later runtime adds: they read as nil, which
-/// makes a multicast check each delegate it is given, and refuse none for its type alone.
+/// creates, whose values the runtime does not promise to code outside it. The kinds of what is not a type (heap
+/// boxes, tasks) are left out, and so is any kind a later runtime adds: they read as nil, which makes a
+/// multicast check each delegate it is given, and refuse none for its type alone.
+///
+/// Tested: the function, optional, struct, tuple and metatype kinds, each by the refusal it leads to
+/// (`RefusalTests`), and a kind read as nil by the refusal check it passes (`DelegateTypeTests`); the class,
+/// existential and extended existential kinds, as delegate types (`DelegateTypeTests`) and as the kinds the core
+/// reads faster or not (`SlotTests`). Not tested: the foreign class, C++ reference type and Objective-C class
+/// wrapper kinds, which a Linux build cannot make; for those the values above are the runtime's.
 package enum _MetadataKind: UInt32 {
     /// A Swift class.
     case `class` = 0

@@ -115,6 +115,9 @@ package struct _Pass: ~Copyable {
         discard self
     }
 
+    // Declared in the public module interface, where `finish()`'s inlined `discard self` needs to see that there
+    // is a deinit to skip.
+    @usableFromInline
     deinit {
         end()
     }

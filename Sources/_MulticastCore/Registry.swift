@@ -85,6 +85,7 @@ extension _Registry {
 
     /// Where a registered object is: its bucket in the index, and its slot's position in the current storage.
     /// (A struct, not a tuple: see "Writing the call path" in CONTRIBUTING.md.)
+    @frozen
     @usableFromInline
     struct Found {
         @usableFromInline

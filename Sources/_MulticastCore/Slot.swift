@@ -3,6 +3,7 @@ import _MulticastShims
 // The members of the call path are `@inline(always)`: see "Writing the call path" in CONTRIBUTING.md.
 
 /// A weak reference to any object.
+@frozen
 @usableFromInline
 struct _WeakReference {
     @usableFromInline
@@ -21,6 +22,7 @@ struct _WeakReference {
 /// number survives every change, so that slots, which are in registration order, can be found by binary
 /// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 61 bits,
 /// which a multicast adding a billion delegates a second would use up in 73 years.
+@frozen
 @usableFromInline
 struct _SlotKey: Equatable {
     @usableFromInline
@@ -84,6 +86,7 @@ struct _SlotKey: Equatable {
 /// The part of a slot that a pass reads first: its key, and the weak reference that says whether a weak
 /// delegate is alive. It is the same type whatever the delegates' type, so its fields have the same offsets
 /// whatever code reads them, optimized or not.
+@frozen
 @usableFromInline
 struct _SlotState {
     /// The raw value of a ``_SlotKey``, read and written only through ``_Slot``. It is the first field, so
@@ -137,7 +140,9 @@ package struct _DelegateLayout: Sendable {
 
 /// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate's bits.
 ///
-/// Every trick that Multicast plays with a delegate's representation is here, under one invariant:
+/// The tricks that Multicast plays with a delegate's representation are here, under one invariant, but for
+/// one that the invariant rests on: `MulticastDelegate.add(_:retention:)`, in the Multicast module, re-boxes a
+/// delegate of a multicast of `Any` around its object before it is stored.
 ///
 /// - The first word of a stored delegate is its object's address: `MulticastDelegate.add` stores a value that
 ///   boxes its object only after unboxing it. So the address can be read without touching the object, which
@@ -152,6 +157,7 @@ package struct _DelegateLayout: Sendable {
 ///
 /// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast, and what lets
 /// the rest of the core work without knowing the delegates' type.
+@frozen
 @usableFromInline
 package struct _Slot {
     @usableFromInline

@@ -19,8 +19,11 @@ struct _SlotIndex {
     let size: Int
 
     /// Buckets in use.
+    ///
+    /// Its setter is as visible as its getter: the inlinable `insert` and `remove` set it, and a module interface
+    /// leaves out a `private(set)` setter, which the compiler lets inlinable code use without a word.
     @usableFromInline
-    private(set) var count = 0
+    var count = 0
 
     /// `Int.bitWidth - log2(size)`: the hash is the high bits of a multiplicative hash of the address.
     @usableFromInline

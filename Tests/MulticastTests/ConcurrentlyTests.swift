@@ -31,7 +31,7 @@ final class RunsEachJobAtOnce: TaskExecutor {
     }
 }
 
-@Suite struct CallConcurrentlyTests {
+@Suite struct ConcurrentlyTests {
     @Test func everyLiveDelegateRunsOnceAndAllRunAtOnce() async {
         let log = CallLog()
         let delegates = MulticastDelegate<any Worker>()
@@ -44,7 +44,7 @@ final class RunsEachJobAtOnce: TaskExecutor {
         delegates.add(NamedWorker("deallocated"))  // held weakly: gone at once
         let allStarted = Countdown(count: workers.count)
 
-        await delegates.callConcurrently { worker in
+        await delegates.concurrently.call { worker in
             log.append(worker.name)
             await allStarted.arriveAndWait()  // no body passes this before all four are running
         }
@@ -60,7 +60,7 @@ final class RunsEachJobAtOnce: TaskExecutor {
         for worker in workers { delegates.add(worker) }
 
         await #expect(throws: Stop(name: "failing")) {
-            try await delegates.callConcurrently { worker in
+            try await delegates.concurrently.call { worker in
                 if worker.name == "failing" { throw Stop(name: "failing") }
                 do {
                     try await sleepUntilCancelled()
@@ -84,7 +84,7 @@ final class RunsEachJobAtOnce: TaskExecutor {
         let started = Countdown(count: workers.count)
 
         let caller = Task {
-            await delegates.callConcurrently { worker in
+            await delegates.concurrently.call { worker in
                 started.arrive()
                 let wasCancelled = (try? await sleepUntilCancelled()) == nil
                 log.append("\(worker.name) \(wasCancelled ? "cancelled" : "slept 30 s")")
@@ -105,7 +105,7 @@ final class RunsEachJobAtOnce: TaskExecutor {
         delegates.add(owner.value!)
 
         let aliveDuringTheBody = Guarded(false)
-        await delegates.callConcurrently { worker in
+        await delegates.concurrently.call { worker in
             owner.value = nil  // the multicast holds it weakly; the call holds it until the body ends
             await Task.yield()
             aliveDuringTheBody.value = weakWorker != nil
@@ -126,7 +126,7 @@ final class RunsEachJobAtOnce: TaskExecutor {
         for worker in workers { delegates.add(worker) }
         let latecomer = NamedWorker("latecomer")
 
-        await delegates.callConcurrently { worker in
+        await delegates.concurrently.call { worker in
             delegates.add(latecomer)
             log.append(worker.name)
         }
@@ -144,7 +144,7 @@ final class RunsEachJobAtOnce: TaskExecutor {
         for worker in workers { delegates.add(worker) }
 
         let answers = await withTaskExecutorPreference(RunsEachJobAtOnce()) {
-            await delegates.mapConcurrently { worker in
+            await delegates.concurrently.map { worker in
                 if worker === workers[0] {
                     for other in workers.dropFirst() { delegates.remove(other) }
                 }
@@ -156,7 +156,7 @@ final class RunsEachJobAtOnce: TaskExecutor {
         #expect(delegates.count == 1)
     }
 
-    @Test func mapConcurrentlyAnswersInTheOrderTheDelegatesWereAdded() async {
+    @Test func concurrentMapAnswersInTheOrderTheDelegatesWereAdded() async {
         let finished = CallLog()
         let delegates = MulticastDelegate<any Worker>()
         let names = ["a", "b", "c", "d"]
@@ -166,7 +166,7 @@ final class RunsEachJobAtOnce: TaskExecutor {
         let successors = Dictionary(uniqueKeysWithValues: zip(names, names.dropFirst()))
 
         // Each worker finishes only after the one added after it: they finish in reverse order.
-        let answers = await delegates.mapConcurrently { worker in
+        let answers = await delegates.concurrently.map { worker in
             if let successor = successors[worker.name] { await gates[successor]!.wait() }
             finished.append(worker.name)
             gates[worker.name]!.open()
@@ -178,14 +178,14 @@ final class RunsEachJobAtOnce: TaskExecutor {
         #expect(answers == ["A", "B", "C", "D"])
     }
 
-    @Test func mapConcurrentlyRethrowsTheFirstError() async {
+    @Test func concurrentMapRethrowsTheFirstError() async {
         let delegates = MulticastDelegate<any Worker>()
         let workers = ["a", "failing"].map(NamedWorker.init)
         defer { extendLifetime(workers) }
         for worker in workers { delegates.add(worker) }
 
         await #expect(throws: Stop(name: "failing")) {
-            try await delegates.mapConcurrently { worker in
+            try await delegates.concurrently.map { worker in
                 if worker.name == "failing" { throw Stop(name: "failing") }
                 return worker.name
             }
@@ -195,8 +195,8 @@ final class RunsEachJobAtOnce: TaskExecutor {
     @Test func noDelegatesMeansNoAnswers() async {
         let delegates = MulticastDelegate<any Worker>()
 
-        let answers = await delegates.mapConcurrently { $0.name }
-        await delegates.callConcurrently { _ in Issue.record("no delegate, no call") }
+        let answers = await delegates.concurrently.map { $0.name }
+        await delegates.concurrently.call { _ in Issue.record("no delegate, no call") }
 
         #expect(answers.isEmpty)
     }
