@@ -108,7 +108,7 @@ extension MulticastDelegate {
         case .existential:
             guard let flags else { return nil }
             guard let described = flags.sizeOfValue else { return .errorExistential }
-            guard size == described && alignment == MemoryLayout<UnsafeRawPointer>.alignment else {
+            guard unsafe size == described && alignment == MemoryLayout<UnsafeRawPointer>.alignment else {
                 return .layout(size: size, alignment: alignment, described: described)
             }
             return nil

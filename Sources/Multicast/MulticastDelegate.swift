@@ -99,7 +99,7 @@ public final class MulticastDelegate<Delegate> {
     ///   a metatype. Declare a protocol for the events instead.
     public init() {
         Self._refuseUnfitDelegateType()
-        _core = _Core(
+        _core = unsafe _Core(
             layout: _DelegateLayout(of: Delegate.self), delegatesAreReferences: _Slot.valuesAreReferences(Delegate.self)
         )
     }
@@ -109,7 +109,7 @@ public final class MulticastDelegate<Delegate> {
     /// laid out by `MemoryLayout` all the same.
     init(choosingTheFastPathFromSize size: Int, alignment: Int) {
         Self._refuseUnfitDelegateType()
-        _core = _Core(
+        _core = unsafe _Core(
             layout: _DelegateLayout(of: Delegate.self),
             delegatesAreReferences: _Slot.valuesAreReferences(
                 kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self), size: size,
@@ -152,25 +152,28 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func add(_ delegate: Delegate, retention: Retention) -> Bool {
-        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
             Self._refuseNonClass(type(of: delegate as Any))
         }
-        if object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
+        if unsafe object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
         let strong = retention.isStrong
         // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
-        // object itself.
+        // object itself. The core copies the value's bits, a bit copy of a value that is not trivial, outside the
+        // rule of `copyMemory(from:byteCount:)` ("must be initialized to a trivial type"): it holds because the
+        // stored bits never count the object (the slot's weak reference or strong count owns it), and the value
+        // here stays the caller's, destroyed by it alone (see `_Slot`).
         let addition =
-            Delegate.self == Any.self
+            unsafe Delegate.self == Any.self
             ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
-                _core.add(bitsOf: $0, object: object, strong: strong)
+                unsafe _core.add(bitsOf: $0, object: object, strong: strong)
             }
-            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong) }
+            : unsafe withUnsafePointer(to: delegate) { unsafe _core.add(bitsOf: $0, object: object, strong: strong) }
         switch addition {
         case .added: return true
         case .alreadyRegistered: return false
         case .registeredWithOtherRetention:
-            Self._refuseOtherRetention(type(of: object.takeUnretainedValue()), asked: retention)
-        case .deallocating: Self._refuseDeallocating(type(of: object.takeUnretainedValue()))
+            unsafe Self._refuseOtherRetention(type(of: object.takeUnretainedValue()), asked: retention)
+        case .deallocating: unsafe Self._refuseDeallocating(type(of: object.takeUnretainedValue()))
         }
     }
 
@@ -190,10 +193,10 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
-        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
             return false
         }
-        return _core.remove(object)
+        return unsafe _core.remove(object)
     }
 
     /// Removes every delegate, releasing those held strongly.
@@ -216,10 +219,10 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(1).
     @inlinable
     public func contains(_ delegate: Delegate) -> Bool {
-        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
             return false
         }
-        return _core.contains(object)
+        return unsafe _core.contains(object)
     }
 
     /// The number of registered delegates that are alive.
@@ -230,10 +233,10 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(*n*): each weak delegate is checked for life.
     public var count: Int {
         defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
-        var pass = _Pass(_core)
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
         var count = 0
-        while pass.next(keeping: &keeper) != nil {
+        while unsafe pass.next(keeping: &keeper) != nil {
             count += 1
         }
         return count
@@ -244,9 +247,9 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(1) when a delegate is alive; at most O(*n*).
     public var isEmpty: Bool {
         defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
-        var pass = _Pass(_core)
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
-        return pass.next(keeping: &keeper) == nil
+        return unsafe pass.next(keeping: &keeper) == nil
     }
 
     /// Calls `body` with every delegate, one after another, in the order they were added.
@@ -274,11 +277,11 @@ public final class MulticastDelegate<Delegate> {
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
         defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
-        var pass = _Pass(_core)
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {
-            while let slot = pass.next(keeping: &keeper) {
-                try slot.lend(as: Delegate.self, body)
+            while let slot = unsafe pass.next(keeping: &keeper) {
+                unsafe try slot.lend(as: Delegate.self, body)
             }
         } catch {
             pass.finish()

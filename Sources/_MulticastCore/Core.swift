@@ -4,6 +4,7 @@
 /// go of after unlocking, in one place; a read runs in ``withLock(_:)``. There is no other way into the lock.
 /// The core knows the delegates only by their objects and their bits (see ``_Slot``), so none of it is generic
 /// (see "Writing the call path" in CONTRIBUTING.md).
+@safe  // its registry and lock are memory of its own, reached only under its lock
 @usableFromInline
 package final class _Core {
     @usableFromInline
@@ -22,14 +23,14 @@ package final class _Core {
     package init(layout: _DelegateLayout, delegatesAreReferences: Bool) {
         self.delegatesAreReferences = delegatesAreReferences
         lock = _Lock()
-        registry = .allocate(capacity: 1)
-        registry.initialize(to: _Registry(layout: layout))
+        unsafe registry = .allocate(capacity: 1)
+        unsafe registry.initialize(to: _Registry(layout: layout))
     }
 
     deinit {
-        registry.pointee.deallocateIndex()
-        registry.deinitialize(count: 1)
-        registry.deallocate()
+        unsafe registry.pointee.deallocateIndex()
+        unsafe registry.deinitialize(count: 1)
+        unsafe registry.deallocate()
     }
 
     /// Runs `body` with the registry, under the lock: a read, or a change that leaves nothing to release (a pass
@@ -44,7 +45,7 @@ package final class _Core {
     @inline(always)
     func withLock<Result>(_ body: (inout _Registry) -> Result) -> Result {
         lock.lock()
-        let result = body(&registry.pointee)
+        let result = unsafe body(&registry.pointee)
         lock.unlock()
         return result
     }
@@ -56,9 +57,9 @@ package final class _Core {
     func change<Result>(_ body: (inout _Registry, inout _Garbage) -> Result) -> Result {
         lock.lock()
         var garbage = _Garbage()
-        let result = body(&registry.pointee, &garbage)
+        let result = unsafe body(&registry.pointee, &garbage)
         #if MULTICAST_INTERNAL_CHECKS
-        registry.pointee.checkInvariants()
+        unsafe registry.pointee.checkInvariants()
         #endif
         lock.unlock()
         garbage.release()
@@ -76,7 +77,7 @@ package final class _Core {
         var mayGrow = false
         while true {
             let outcome = change { registry, garbage in
-                registry.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
+                unsafe registry.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
             }
             switch outcome {
             case .added: return .added
@@ -96,7 +97,7 @@ package final class _Core {
     @inlinable
     @inline(always)
     package func remove(_ object: Unmanaged<AnyObject>) -> Bool {
-        change { registry, garbage in registry.remove(object, &garbage) }
+        change { registry, garbage in unsafe registry.remove(object, &garbage) }
     }
 
     /// Unregisters everything.
@@ -109,7 +110,7 @@ package final class _Core {
     @inlinable
     @inline(always)
     package func contains(_ object: Unmanaged<AnyObject>) -> Bool {
-        withLock { registry in registry.find(object) != nil }
+        withLock { registry in unsafe registry.find(object) != nil }
     }
 
     /// Whether a pass that visited `visited` slots and found `dead` weak delegates dead among them should
@@ -139,7 +140,7 @@ package final class _Core {
     func reclaimDeadDelegates() {
         var dead: [(position: Int, key: _SlotKey)] = []
         do {
-            var pass = _Pass(self)
+            var pass = unsafe _Pass(self)
             while let found = pass.nextDead() {
                 dead.append(found)
             }
@@ -224,7 +225,7 @@ struct _Garbage {
     @usableFromInline
     static func release(_ storages: [_Storage]) {
         for storage in storages {
-            storage.slots.releaseAll()
+            unsafe storage.slots.releaseAll()
         }
     }
 }

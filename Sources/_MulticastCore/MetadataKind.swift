@@ -64,7 +64,7 @@ package struct _ExistentialFlags: Equatable {
     /// metadata has another shape, with no such word.)
     package init?(_ type: Any.Type) {
         guard _MetadataKind(type) == .existential else { return nil }
-        rawValue = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        rawValue = unsafe unsafeBitCast(type, to: UnsafeRawPointer.self)
             .load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
     }
 
@@ -91,7 +91,7 @@ package struct _ExistentialFlags: Equatable {
     /// three words, a word for the dynamic type's metadata, then a word per witness table.
     package var sizeOfValue: Int? {
         guard !hasSpecialProtocol else { return nil }
-        let word = MemoryLayout<UnsafeRawPointer>.size
+        let word = unsafe MemoryLayout<UnsafeRawPointer>.size
         return ((isClassBound ? 1 : 4) + witnessTableCount) * word
     }
 }

@@ -158,6 +158,7 @@ package struct _DelegateLayout: Sendable {
 /// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast, and what lets
 /// the rest of the core work without knowing the delegates' type.
 @frozen
+@unsafe
 @usableFromInline
 package struct _Slot {
     @usableFromInline
@@ -170,29 +171,29 @@ package struct _Slot {
     @inlinable
     @inline(always)
     init(state: UnsafeMutablePointer<_SlotState>, delegate: UnsafeMutableRawPointer) {
-        self.state = state
-        self.delegate = delegate
+        unsafe self.state = unsafe state
+        unsafe self.delegate = unsafe delegate
     }
 
     /// The slot `distance` slots after this one, in a storage whose delegates are `stride` bytes apart.
     @inlinable
     @inline(always)
     func advanced(by distance: Int, stride: Int) -> _Slot {
-        _Slot(state: state + distance, delegate: delegate + distance &* stride)
+        unsafe _Slot(state: state + distance, delegate: delegate + distance &* stride)
     }
 
     /// The key word, as an atomic operation needs it.
     @inlinable
     @inline(always)
     var keyWord: UnsafeMutablePointer<Int64> {
-        UnsafeMutableRawPointer(state).assumingMemoryBound(to: Int64.self)
+        unsafe UnsafeMutableRawPointer(state).assumingMemoryBound(to: Int64.self)
     }
 
     /// The key, read with or without the lock.
     @inlinable
     @inline(always)
     var key: _SlotKey {
-        _SlotKey(rawValue: _multicast_load_relaxed_64(keyWord))
+        unsafe _SlotKey(rawValue: _multicast_load_relaxed_64(keyWord))
     }
 
     /// Changes the key; call it with the lock held.
@@ -203,7 +204,7 @@ package struct _Slot {
     @inlinable
     @inline(always)
     func storeKey(_ key: _SlotKey) {
-        _multicast_store_relaxed_64(keyWord, key.rawValue)
+        unsafe _multicast_store_relaxed_64(keyWord, key.rawValue)
     }
 
     /// Whether a pass may call the delegate: the one place that decides it, for every pass and for lookups
@@ -214,10 +215,10 @@ package struct _Slot {
     @inlinable
     @inline(always)
     var liveness: _Liveness {
-        let key = key
+        let key = unsafe key
         guard key.isCallable else { return .unregistered }
         if key.isStrong { return .strong }
-        guard let object = state.pointee.reference.object else { return .dead(key: key) }
+        guard let object = unsafe state.pointee.reference.object else { return .dead(key: key) }
         return .weak(keeper: consume object)
     }
 
@@ -225,7 +226,7 @@ package struct _Slot {
     @inlinable
     @inline(always)
     var address: UInt {
-        UnsafeRawPointer(delegate).load(as: UInt.self)
+        unsafe UnsafeRawPointer(delegate).load(as: UInt.self)
     }
 
     /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
@@ -233,12 +234,17 @@ package struct _Slot {
     @inlinable
     @inline(always)
     func occupy(withBitsOf value: UnsafeRawPointer, size: Int, object: Unmanaged<AnyObject>, key: _SlotKey) {
-        delegate.copyMemory(from: value, byteCount: size)
+        // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)`, whose
+        // memory "must be initialized to a trivial type". It holds because of the invariant above: the copy
+        // takes no count, and nothing ever destroys these bits, so no reference is counted twice or lost; the
+        // one reference counted in them, the object, is owned by the slot's weak reference or strong count
+        // instead, and the rest (witness tables, type metadata) is never counted.
+        unsafe delegate.copyMemory(from: value, byteCount: size)
         if key.isStrong {
-            _ = object.retain()  // the slot's count, which `release()` gives back
-            state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
+            _ = unsafe object.retain()  // the slot's count, which `release()` gives back
+            unsafe state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
         } else {
-            state.initialize(to: _SlotState(key: key, reference: _WeakReference(object.takeUnretainedValue())))
+            unsafe state.initialize(to: _SlotState(key: key, reference: _WeakReference(object.takeUnretainedValue())))
         }
     }
 
@@ -247,7 +253,7 @@ package struct _Slot {
     @inlinable
     @inline(always)
     static func isDeallocating(_ object: Unmanaged<AnyObject>) -> Bool {
-        _WeakReference(object.takeUnretainedValue()).object == nil
+        unsafe _WeakReference(object.takeUnretainedValue()).object == nil
     }
 
     /// Initializes the uninitialized `target` with this slot's registration, and appends the object of a live
@@ -264,21 +270,24 @@ package struct _Slot {
     /// let go of the object meanwhile, would run its deinit here. Native Swift weak references, the only kind
     /// elsewhere, are copied and moved by counting the weak reference alone, and need no deferred releases.
     func transfer(to target: _Slot, size: Int, sourceIsRead: Bool, deferredReleases: inout [AnyObject]) {
-        let key = key
+        let key = unsafe key
         #if _runtime(_ObjC)
-        if !key.isStrong, let object = state.pointee.reference.object {
+        if !key.isStrong, let object = unsafe state.pointee.reference.object {
             deferredReleases.append(object)
         }
         #endif
-        target.delegate.copyMemory(from: delegate, byteCount: size)
+        // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must be
+        // initialized to a trivial type"). It holds as in `occupy`: the bits carry no count, and what owns the
+        // object, the weak reference or the strong count, is copied or moved below, by the state's own rules.
+        unsafe target.delegate.copyMemory(from: delegate, byteCount: size)
         if sourceIsRead {
             if key.isStrong {
-                _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).retain()
+                _ = unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).retain()
             }
-            target.state.initialize(to: _SlotState(key: key, reference: state.pointee.reference))
+            unsafe target.state.initialize(to: _SlotState(key: key, reference: state.pointee.reference))
         } else {
-            target.state.moveInitialize(from: state, count: 1)
-            storeKey(key.released)  // moved out: nothing may destroy it again
+            unsafe target.state.moveInitialize(from: state, count: 1)
+            unsafe storeKey(key.released)  // moved out: nothing may destroy it again
         }
     }
 
@@ -288,12 +297,12 @@ package struct _Slot {
     @inlinable
     @inline(always)
     func release() -> AnyObject? {
-        let key = key
+        let key = unsafe key
         guard key.ownsReferences else { return nil }
-        state.deinitialize(count: 1)
-        storeKey(key.released)  // from here on only the key is initialized
+        unsafe state.deinitialize(count: 1)
+        unsafe storeKey(key.released)  // from here on only the key is initialized
         guard key.isStrong else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue()
+        return unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue()
     }
 
     /// Calls `body` with the delegate, without retaining or releasing it. The caller keeps it alive: by
@@ -307,16 +316,20 @@ package struct _Slot {
     package func lend<Delegate, Result, Failure: Error>(
         as type: Delegate.Type, _ body: (Delegate) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer throws(Failure) in
+        unsafe try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer throws(Failure) in
             let copy = buffer.baseAddress!
-            UnsafeMutableRawPointer(copy).copyMemory(from: delegate, byteCount: MemoryLayout<Delegate>.size)
-            let lent = copy.move()
+            // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must
+            // be initialized to a trivial type"), then a move out of it: a `Delegate` that owns no count. It holds
+            // because the value is given back, moved into the copy, and the copy is never destroyed: no count is
+            // taken or dropped, and the caller keeps the object alive meanwhile.
+            unsafe UnsafeMutableRawPointer(copy).copyMemory(from: delegate, byteCount: MemoryLayout<Delegate>.size)
+            let lent = unsafe copy.move()
             do throws(Failure) {
                 let result = try body(lent)
-                copy.initialize(to: consume lent)  // give the bits back: the copy is never destroyed
+                unsafe copy.initialize(to: consume lent)  // give the bits back: the copy is never destroyed
                 return result
             } catch {
-                copy.initialize(to: consume lent)
+                unsafe copy.initialize(to: consume lent)
                 throw error
             }
         }
@@ -327,12 +340,12 @@ package struct _Slot {
     @inlinable
     @inline(always)
     package func copyOfDelegate<Delegate>(as type: Delegate.Type) -> Delegate {
-        UnsafeRawPointer(delegate).load(as: Delegate.self)
+        unsafe UnsafeRawPointer(delegate).load(as: Delegate.self)
     }
 
     /// How the multicast holds the delegate: the key's strong bit, set when the slot is filled, never changes.
     package var isStrong: Bool {
-        key.isStrong
+        unsafe key.isStrong
     }
 }
 
@@ -351,10 +364,10 @@ extension _Slot {
         if !knownToBeOne {
             guard type(of: delegate as Any) is AnyObject.Type else { return nil }
             if Delegate.self == Any.self {
-                return Unmanaged.passUnretained(delegate as AnyObject)
+                return unsafe Unmanaged.passUnretained(delegate as AnyObject)
             }
         }
-        return withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
+        return unsafe withUnsafeBytes(of: delegate) { unsafe $0.load(as: Unmanaged<AnyObject>.self) }
     }
 
     /// Whether every value of `type` is a class reference, held in the value's first word: a class, or a
@@ -365,7 +378,7 @@ extension _Slot {
     /// make the core read a value that is not an object as one, so the answer is `true` only where the metadata
     /// and `MemoryLayout<Delegate>` agree: see ``valuesAreReferences(kind:flags:size:alignment:)``.
     package static func valuesAreReferences<Delegate>(_ type: Delegate.Type) -> Bool {
-        valuesAreReferences(
+        unsafe valuesAreReferences(
             kind: _MetadataKind(type), flags: _ExistentialFlags(type), size: MemoryLayout<Delegate>.size,
             alignment: MemoryLayout<Delegate>.alignment)
     }
@@ -378,10 +391,10 @@ extension _Slot {
     package static func valuesAreReferences(kind: _MetadataKind?, flags: _ExistentialFlags?, size: Int, alignment: Int)
         -> Bool
     {
-        guard alignment == MemoryLayout<UnsafeRawPointer>.alignment else { return false }
+        guard unsafe alignment == MemoryLayout<UnsafeRawPointer>.alignment else { return false }
         switch kind {
         case .class, .objCClassWrapper:
-            return size == MemoryLayout<UnsafeRawPointer>.size
+            return unsafe size == MemoryLayout<UnsafeRawPointer>.size
         case .existential:
             guard let flags, flags.isClassBound, let sizeOfValue = flags.sizeOfValue else { return false }
             return size == sizeOfValue
