@@ -72,7 +72,7 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
-            var pass = _Pass(_multicast._core)
+            var pass = unsafe _Pass(_multicast._core)
             // A copy of each delegate: it must stay alive across the suspension.
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 try await body(delegate)
@@ -98,7 +98,7 @@ extension MulticastDelegate {
             _ transform: nonisolated(nonsending) (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
             var answers: [Answer] = []
-            var pass = _Pass(_multicast._core)
+            var pass = unsafe _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 answers.append(try await transform(delegate))
             }
@@ -119,7 +119,7 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func first<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Delegate? {
-            var pass = _Pass(_multicast._core)
+            var pass = unsafe _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 if try await predicate(delegate) { return delegate }
             }

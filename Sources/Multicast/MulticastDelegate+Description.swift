@@ -71,10 +71,10 @@ extension MulticastDelegate {
     /// go of. One pass, which holds the lock only to start; no delegate code runs during it.
     func _liveDelegates() -> [(delegate: Delegate, retention: Retention)] {
         var delegates: [(delegate: Delegate, retention: Retention)] = []
-        var pass = _Pass(_core)
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
-        while let slot = pass.next(keeping: &keeper) {
-            delegates.append((slot.copyOfDelegate(as: Delegate.self), slot.isStrong ? .strong : .weak))
+        while let slot = unsafe pass.next(keeping: &keeper) {
+            unsafe delegates.append((slot.copyOfDelegate(as: Delegate.self), slot.isStrong ? .strong : .weak))
         }
         return delegates
     }
@@ -85,7 +85,7 @@ struct _WeakMirrorChild: CustomReflectable, CustomDebugStringConvertible {
     weak var object: AnyObject?
 
     init<Delegate>(delegate: Delegate) {
-        object = _Slot.object(of: delegate, knownToBeOne: false)?.takeUnretainedValue()
+        object = unsafe _Slot.object(of: delegate, knownToBeOne: false)?.takeUnretainedValue()
     }
 
     var debugDescription: String {

@@ -65,10 +65,13 @@ extension MulticastDelegate: Sequence {
     @inlinable
     @inline(always)
     public func first(where predicate: (Delegate) throws -> Bool) rethrows -> Delegate? {
-        var pass = _Pass(_core)
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
-        while let slot = pass.next(keeping: &keeper) {
-            if try slot.lend(as: Delegate.self, predicate) { return slot.copyOfDelegate(as: Delegate.self) }
+        while let slot = unsafe pass.next(keeping: &keeper) {
+            if unsafe try slot.lend(as: Delegate.self, predicate) {
+                return unsafe slot.copyOfDelegate(as: Delegate.self)
+            }
         }
         return nil
     }
@@ -80,10 +83,11 @@ extension MulticastDelegate: Sequence {
     @inlinable
     @inline(always)
     public func contains(where predicate: (Delegate) throws -> Bool) rethrows -> Bool {
-        var pass = _Pass(_core)
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
-        while let slot = pass.next(keeping: &keeper) {
-            if try slot.lend(as: Delegate.self, predicate) { return true }
+        while let slot = unsafe pass.next(keeping: &keeper) {
+            if unsafe try slot.lend(as: Delegate.self, predicate) { return true }
         }
         return false
     }
@@ -121,7 +125,7 @@ final class _IterationReader<Delegate> {
     @usableFromInline
     init(_ core: _Core) {
         self.core = core
-        pass = _Pass(core)
+        pass = unsafe _Pass(core)
     }
 
     /// The next delegate of the pass, or nil after the last.
