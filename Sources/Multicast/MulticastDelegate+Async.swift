@@ -72,6 +72,7 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
+            defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
             var pass = unsafe _Pass(_multicast._core)
             // A copy of each delegate: it must stay alive across the suspension.
             while let delegate = pass.nextDelegate(as: Delegate.self) {
@@ -98,6 +99,7 @@ extension MulticastDelegate {
             _ transform: nonisolated(nonsending) (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
             var answers: [Answer] = []
+            defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
             var pass = unsafe _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 answers.append(try await transform(delegate))
@@ -119,6 +121,7 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func first<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Delegate? {
+            defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
             var pass = unsafe _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 if try await predicate(delegate) { return delegate }
@@ -250,7 +253,7 @@ extension MulticastDelegate where Delegate: Sendable {
         ) async throws(Failure) -> [Answer] {
             // Every delegate is listed before the first task starts: a task that removed delegates while the
             // listing walked them would otherwise leave later ones with no task.
-            let delegates = Array(_multicast)
+            var delegates = Array(_multicast)
             // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
             // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
             // is sound here: the group does not return before every child task has finished. It is given a
@@ -266,11 +269,13 @@ extension MulticastDelegate where Delegate: Sendable {
             }
             let outcome: Result<[Answer], Failure> = await withoutActuallyEscaping(attempt) { attempt in
                 await withTaskGroup(of: (Int, Result<Answer, Failure>).self) { group in
-                    for index in delegates.indices {
+                    let count = delegates.count
+                    for index in 0..<count {
                         let delegate = delegates[index]
                         group.addTask { (index, await attempt(delegate)) }
                     }
-                    var answers = [Answer?](repeating: nil, count: delegates.count)
+                    delegates = []  // from here on, each task alone holds its delegate, until its body returns
+                    var answers = [Answer?](repeating: nil, count: count)
                     var firstFailure: Failure?
                     for await (index, result) in group {
                         switch result {
