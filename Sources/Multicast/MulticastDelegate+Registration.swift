@@ -35,14 +35,17 @@ extension MulticastDelegate {
 
         /// Adds a delegate, held weakly, after those already registered.
         ///
-        /// - Parameter delegate: A class instance. If it is already registered, nothing changes.
+        /// - Parameters:
+        ///   - delegate: A class instance. If it is already registered, nothing changes.
+        ///   - file: Where the delegate is added, which diagnostics record; leave the default.
+        ///   - line: Where the delegate is added, which diagnostics record; leave the default.
         /// - Returns: `true` if the delegate was added, `false` if it was already registered.
         /// - Precondition: `delegate` is a class instance, and is not being deallocated.
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult
-        public func add(_ delegate: Delegate) -> Bool {
-            _multicast.add(delegate)
+        public func add(_ delegate: Delegate, file: StaticString = #fileID, line: UInt = #line) -> Bool {
+            _multicast.add(delegate, file: file, line: line)
         }
 
         /// Adds a delegate after those already registered, held as `retention` says.
@@ -51,13 +54,17 @@ extension MulticastDelegate {
         ///   - delegate: A class instance. If it is already registered, nothing changes, and it keeps its
         ///     position and retention.
         ///   - retention: Whether the multicast keeps the delegate alive.
+        ///   - file: Where the delegate is added, which diagnostics record; leave the default.
+        ///   - line: Where the delegate is added, which diagnostics record; leave the default.
         /// - Returns: `true` if the delegate was added, `false` if it was already registered.
         /// - Precondition: `delegate` is a class instance, and is not being deallocated.
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult
-        public func add(_ delegate: Delegate, retention: Retention) -> Bool {
-            _multicast.add(delegate, retention: retention)
+        public func add(
+            _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
+        ) -> Bool {
+            _multicast.add(delegate, retention: retention, file: file, line: line)
         }
 
         /// Removes a delegate, as ``MulticastDelegate/remove(_:)`` does.

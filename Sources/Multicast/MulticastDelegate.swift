@@ -95,21 +95,49 @@ public final class MulticastDelegate<Delegate> {
         )
     }
 
+    /// Creates a multicast with no delegates, named `label` in its traces and descriptions.
+    ///
+    /// ```swift
+    /// let messages = MulticastDelegate<any MessageDelegate>(label: "messages")
+    /// ```
+    ///
+    /// The label is for people reading a trace (see ``MulticastDiagnostics``): a multicast without one is
+    /// named by its type, `MulticastDelegate<MessageDelegate>`, which does not tell two multicasts of the same
+    /// protocol apart.
+    ///
+    /// - Parameter label: The multicast's name in traces and in ``debugDescription``.
+    /// - Precondition: `Delegate` is a type that ``init()`` accepts.
+    public init(label: String) {
+        Self._refuseUnfitDelegateType()
+        _core = _Core(
+            layout: _DelegateLayout(of: Delegate.self),
+            delegatesAreReferences: _Slot.valuesAreReferences(Delegate.self),
+            label: label)
+    }
+
+    /// The name given to ``init(label:)``; nil for a multicast made with ``init()``.
+    public var label: String? {
+        _core.label
+    }
+
     /// Adds a delegate, held weakly, after those already registered.
     ///
     /// ```swift
     /// messages.add(self)
     /// ```
     ///
-    /// - Parameter delegate: A class instance. If it is already registered, nothing changes.
+    /// - Parameters:
+    ///   - delegate: A class instance. If it is already registered, nothing changes.
+    ///   - file: Where the delegate is added, which diagnostics record; leave the default, the caller's file.
+    ///   - line: Where the delegate is added, which diagnostics record; leave the default, the caller's line.
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
     /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
     ///   and is not this multicast.
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
-    public func add(_ delegate: Delegate) -> Bool {
-        add(delegate, retention: .weak)
+    public func add(_ delegate: Delegate, file: StaticString = #fileID, line: UInt = #line) -> Bool {
+        add(delegate, retention: .weak, file: file, line: line)
     }
 
     /// Adds a delegate after those already registered, held as `retention` says.
@@ -122,27 +150,33 @@ public final class MulticastDelegate<Delegate> {
     ///   - delegate: A class instance. If it is already registered, nothing changes, and it keeps its
     ///     position and retention.
     ///   - retention: Whether the multicast keeps the delegate alive.
+    ///   - file: Where the delegate is added, which diagnostics record; leave the default, the caller's file.
+    ///   - line: Where the delegate is added, which diagnostics record; leave the default, the caller's line.
     /// - Returns: `true` if the delegate was added, `false` if it was already registered.
     /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
     ///   and is not this multicast: a multicast that conforms to its own delegate protocol, added to
     ///   itself, would call itself without end.
-    /// - Complexity: Amortized O(1).
+    /// - Complexity: Amortized O(1). The site is recorded only while diagnostics are on for this multicast or
+    ///   the process (see ``MulticastDiagnostics``); otherwise `file` and `line` cost nothing.
     @inlinable
     @discardableResult
-    public func add(_ delegate: Delegate, retention: Retention) -> Bool {
+    public func add(
+        _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
+    ) -> Bool {
         guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
             Self._refuseNonClass(type(of: delegate as Any))
         }
         if object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
         let strong = retention.isStrong
+        let site = _Diagnostics.areOnAnywhere ? _siteIfDiagnosed(fileID: file, line: line) : nil
         // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
         // object itself.
         let added =
             Delegate.self == Any.self
             ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
-                _core.add(bitsOf: $0, object: object, strong: strong)
+                _core.add(bitsOf: $0, object: object, strong: strong, site: site)
             }
-            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong) }
+            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong, site: site) }
         guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
         return added
     }
@@ -239,6 +273,7 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
+        if _Diagnostics.areOnAnywhere { return try _callDiagnosed(body) }  // see MulticastDelegate+Diagnostics.swift
         var pass = _Pass(_core)
         var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {

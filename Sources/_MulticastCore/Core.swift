@@ -19,14 +19,20 @@ package final class _Core {
     @usableFromInline
     package let delegatesAreReferences: Bool
 
-    package init(layout: _DelegateLayout, delegatesAreReferences: Bool) {
+    /// What diagnostics keep: the label, the settings, the sites (see Diagnostics.swift). Guarded by the lock; nil
+    /// for a multicast that has none of them.
+    var notes: _Notes?
+
+    package init(layout: _DelegateLayout, delegatesAreReferences: Bool, label: String? = nil) {
         self.delegatesAreReferences = delegatesAreReferences
         lock = _Lock()
         registry = .allocate(capacity: 1)
         registry.initialize(to: _Registry(layout: layout))
+        if let label { notes = _Notes(label: label) }
     }
 
     deinit {
+        if notes?.settings != nil { _Diagnostics.count(on: false) }
         registry.pointee.deallocateIndex()
         registry.deinitialize(count: 1)
         registry.deallocate()
@@ -72,18 +78,21 @@ package final class _Core {
     }
 
     /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
-    /// is registered already; returns whether it was added, or nil if it is being deallocated.
+    /// is registered already; returns whether it was added, or nil if it is being deallocated. If it was added
+    /// and `site` is given, records that the registration was made there.
     ///
     /// Objects pass through the core unretained, as `Unmanaged`: the caller keeps them alive (see "Writing the
     /// call path" in CONTRIBUTING.md).
     @inlinable
     @inline(always)
-    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> Bool? {
+    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, site: _Site?) -> Bool?
+    {
         var mayGrow = false
         while true {
             var garbage = beginChange()
             let outcome = registry.pointee.add(
                 bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
+            if let site, case .added = outcome { recordSiteOfNewestRegistration(site) }
             endChange(garbage)
             switch outcome {
             case .added: return true
@@ -126,7 +135,7 @@ package final class _Core {
 
     /// Whether a pass that visited `visited` slots and found `dead` weak delegates dead among them should
     /// reclaim them: when they are a quarter of the slots or more. With the reclaim before a storage grows
-    /// (see ``add(bitsOf:object:strong:)``), this bounds the slots that dead delegates take.
+    /// (see ``add(bitsOf:object:strong:site:)``), this bounds the slots that dead delegates take.
     @inlinable
     @inline(always)
     static func isWorthReclaiming(dead: Int, visited: Int) -> Bool {
