@@ -1,49 +1,14 @@
 import _MulticastCore
 
-extension MulticastDelegate {
-    /// Calls an async `body` with every delegate, one after another, in the order they were added, on the
-    /// caller's actor.
-    ///
-    /// ```swift
-    /// @MainActor
-    /// func documentDidSave() async {
-    ///     await editors.call { await $0.reload() }  // each reload runs on the main actor, in order
-    /// }
-    /// ```
-    ///
-    /// Each `body` finishes before the next one starts. The call follows the same rules as the synchronous
-    /// ``call(_:)-rlcb``, across suspension points too: it visits the delegates registered when it started, less
-    /// those removed or deallocated before their turn, even while an earlier delegate's body is suspended.
-    /// The delegate whose body is running is kept alive until that body returns. No lock is held while
-    /// `body` runs or is suspended.
-    ///
-    /// The call and `body` are `nonisolated(nonsending)`: they run on the caller's actor (the main actor for
-    /// `@MainActor` code, the actor for an actor's method) and never send the delegates anywhere, so this
-    /// works for delegates that are not `Sendable`. When `body` only contains synchronous code, Swift picks
-    /// the synchronous ``call(_:)-rlcb`` instead, and no `await` is needed.
-    ///
-    /// The call does not check for cancellation itself; a `body` that should stop when the task is
-    /// cancelled can throw `CancellationError`, which ends the call.
-    ///
-    /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
-    ///   error is rethrown.
-    /// - Complexity: O(*n*) plus the bodies, with the costs of the synchronous ``call(_:)-rlcb``, and no
-    ///   allocation. While the call is suspended, the list of delegates it reads stays in memory, with what
-    ///   delegates removed meanwhile held.
-    @inlinable
-    nonisolated(nonsending) public func call<Failure: Error>(
-        _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
-    ) async throws(Failure) {
-        var pass = _Pass(_core)
-        while let delegate = pass.nextDelegate(as: Delegate.self) {  // a copy: it must stay alive across the suspension
-            try await body(delegate)
-        }
-    }
-}
+// The multicast's own members are synchronous. Async work goes through a view that names how the delegates are
+// scheduled: `inTurn`, one after another on the caller's actor, and `concurrently`, all at once in child tasks.
+// Both views have `call`, and `map` for answers, so a user who knows one family knows the other; and no async
+// member of the multicast itself competes with a synchronous one (in async code, Swift would pick an async `map`
+// for a key path, `map(\.title)`, and ask for an `await`).
 
 extension MulticastDelegate {
-    /// The delegates asked async questions in turn: one after another, in the order they were added, on the
-    /// caller's actor.
+    /// The delegates called, or asked async questions, in turn: one after another, in the order they were added,
+    /// on the caller's actor.
     ///
     /// ```swift
     /// @MainActor
@@ -52,17 +17,18 @@ extension MulticastDelegate {
     /// }
     /// ```
     ///
-    /// Each question finishes before the next delegate is asked; the delegates are visited as the async
-    /// ``call(_:)-28g0h`` visits them, with its isolation, so they need not be `Sendable`. (The members are
-    /// not the multicast's own: in async code, Swift would pick an async `map` over the synchronous one for a
-    /// key path, `map(\.title)`, and ask for an `await`.)
+    /// Each body finishes before the next delegate's starts, and everything runs on the caller's actor, so the
+    /// delegates need not be `Sendable`. To call them all at once instead, use ``concurrently``.
     @inlinable
     public var inTurn: InTurn {
         InTurn(self)
     }
 
-    /// A view of a multicast whose members ask the delegates async questions in turn; see
-    /// ``MulticastDelegate/inTurn``.
+    /// A view of a multicast whose members call the delegates, or ask them async questions, one after another on
+    /// the caller's actor; see ``MulticastDelegate/inTurn``.
+    ///
+    /// The view holds its multicast strongly, and nothing else: it is as cheap to make as a reference.
+    @frozen
     public struct InTurn {
         @usableFromInline
         let _multicast: MulticastDelegate<Delegate>
@@ -70,6 +36,46 @@ extension MulticastDelegate {
         @inlinable
         init(_ multicast: MulticastDelegate<Delegate>) {
             _multicast = multicast
+        }
+
+        /// Calls an async `body` with every delegate, one after another, in the order they were added, on the
+        /// caller's actor.
+        ///
+        /// ```swift
+        /// @MainActor
+        /// func documentDidSave() async {
+        ///     await editors.inTurn.call { await $0.reload() }  // each reload runs on the main actor, in order
+        /// }
+        /// ```
+        ///
+        /// Each `body` finishes before the next one starts. The call follows the same rules as the synchronous
+        /// ``MulticastDelegate/call(_:)-rlcb``, across suspension points too: it visits the delegates registered
+        /// when it started, less those removed or deallocated before their turn, even while an earlier
+        /// delegate's body is suspended. The delegate whose body is running is kept alive until that body
+        /// returns. No lock is held while `body` runs or is suspended.
+        ///
+        /// The call and `body` are `nonisolated(nonsending)`: they run on the caller's actor (the main actor for
+        /// `@MainActor` code, the actor for an actor's method) and never send the delegates anywhere, so this
+        /// works for delegates that are not `Sendable`. For a `body` with no `await` in it, the synchronous
+        /// ``MulticastDelegate/call(_:)-rlcb`` does the same without suspending.
+        ///
+        /// The call does not check for cancellation itself; a `body` that should stop when the task is
+        /// cancelled can throw `CancellationError`, which ends the call.
+        ///
+        /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
+        ///   error is rethrown, with its type.
+        /// - Complexity: O(*n*) plus the bodies, with the costs of the synchronous
+        ///   ``MulticastDelegate/call(_:)-rlcb``, and no allocation. While the call is suspended, the list of
+        ///   delegates it reads stays in memory, with what delegates removed meanwhile held.
+        @inlinable
+        nonisolated(nonsending) public func call<Failure: Error>(
+            _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
+        ) async throws(Failure) {
+            var pass = _Pass(_multicast._core)
+            // A copy of each delegate: it must stay alive across the suspension.
+            while let delegate = pass.nextDelegate(as: Delegate.self) {
+                try await body(delegate)
+            }
         }
 
         /// Asks every delegate an async question, one after another, in the order they were added, on the caller's
@@ -158,101 +164,162 @@ extension MulticastDelegate {
 extension MulticastDelegate.InTurn: Sendable where Delegate: Sendable {}
 
 extension MulticastDelegate where Delegate: Sendable {
-    /// Calls `body` with every delegate at once, each in a child task, and returns when all have finished.
+    /// The delegates called, or asked async questions, all at once: each in a child task, off the caller's actor.
     ///
     /// ```swift
     /// protocol SyncService: AnyObject, Sendable {
     ///     func synchronize() async throws
     /// }
     ///
-    /// try await services.callConcurrently { try await $0.synchronize() }
+    /// try await services.concurrently.call { try await $0.synchronize() }
     /// ```
     ///
-    /// The call starts one child task for each delegate registered and alive when it starts, and holds each
-    /// delegate alive until its body returns. A delegate added meanwhile is not called. The bodies run
-    /// concurrently, off the caller's actor, so the delegates must be `Sendable`; for delegates that must
-    /// run on one actor, use the async ``call(_:)-28g0h``, which calls them one after another on the
-    /// caller's actor.
+    /// The bodies run concurrently, so the delegates must be `Sendable`; for delegates that must run on one
+    /// actor, use ``inTurn``, which calls them one after another on the caller's actor.
+    @inlinable
+    public var concurrently: Concurrently {
+        Concurrently(self)
+    }
+
+    /// A view of a multicast whose members call the delegates, or ask them async questions, all at once, each in
+    /// a child task; see ``MulticastDelegate/concurrently``.
     ///
-    /// If a body throws, the other bodies' tasks are cancelled, the call waits for all of them to finish,
-    /// and then rethrows the first error thrown. If the calling task is cancelled, so are the bodies'
-    /// tasks: a body can check `Task.isCancelled` or call `try Task.checkCancellation()`.
-    ///
-    /// `Failure` is inferred from `body`: a body that throws nothing makes the call throw nothing, as with
-    /// `rethrows`.
-    ///
-    /// - Parameter body: What to do with each delegate.
-    /// - Throws: The first error that a body threw, after every body has finished.
-    /// - Complexity: O(*n*) child tasks; one lock to list the delegates.
-    @inlinable  // specialized at the call site: unspecialized, one delegate took 14 µs instead of 5
+    /// The view holds its multicast strongly, and nothing else: it is as cheap to make as a reference.
+    @frozen
+    public struct Concurrently: Sendable {
+        @usableFromInline
+        let _multicast: MulticastDelegate<Delegate>
+
+        @inlinable
+        init(_ multicast: MulticastDelegate<Delegate>) {
+            _multicast = multicast
+        }
+
+        /// Calls `body` with every delegate at once, each in a child task, and returns when all have finished.
+        ///
+        /// ```swift
+        /// try await services.concurrently.call { try await $0.synchronize() }
+        /// ```
+        ///
+        /// The call starts one child task for each delegate registered and alive when it starts, and holds each
+        /// delegate alive until its body returns: it lists them all before it starts the first task, so a body
+        /// that adds or removes delegates changes nothing for this call. A delegate added meanwhile is not
+        /// called.
+        ///
+        /// If a body throws, the other bodies' tasks are cancelled, the call waits for all of them to finish,
+        /// and then rethrows the first error thrown. If the calling task is cancelled, so are the bodies'
+        /// tasks: a body can check `Task.isCancelled` or call `try Task.checkCancellation()`.
+        ///
+        /// `Failure` is inferred from `body`: a body that throws nothing makes the call throw nothing, as with
+        /// `rethrows`.
+        ///
+        /// - Parameter body: What to do with each delegate.
+        /// - Throws: The first error that a body threw, after every body has finished.
+        /// - Complexity: O(*n*) child tasks, and an array of the *n* delegates; one lock to list them.
+        @inlinable  // specialized at the call site, so that no child task runs unspecialized generic code
+        nonisolated(nonsending) public func call<Failure: Error>(
+            _ body: @Sendable (Delegate) async throws(Failure) -> Void
+        ) async throws(Failure) {
+            _ = try await map(body)
+        }
+
+        /// Asks every delegate at once, each in a child task, and returns their answers in the order the
+        /// delegates were added.
+        ///
+        /// ```swift
+        /// protocol StatusProvider: AnyObject, Sendable {
+        ///     func status() async -> String
+        /// }
+        ///
+        /// let statuses = await providers.concurrently.map { await $0.status() }
+        /// ```
+        ///
+        /// The delegates and errors follow the rules of ``call(_:)``: one child task for each delegate
+        /// registered and alive when the call starts; if a transform throws, the others are cancelled and the
+        /// first error thrown is rethrown once all have finished.
+        ///
+        /// - Parameter transform: The question for each delegate.
+        /// - Returns: The answers, in the order the delegates were added, whatever order they arrived in.
+        /// - Throws: The first error that a transform threw, after every transform has finished.
+        /// - Complexity: O(*n*) child tasks, and an array of the *n* delegates; one lock to list them.
+        @inlinable  // specialized at the call site, so that no child task runs unspecialized generic code
+        nonisolated(nonsending) public func map<Answer: Sendable, Failure: Error>(
+            _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
+        ) async throws(Failure) -> [Answer] {
+            // Every delegate is listed before the first task starts: a task that removed delegates while the
+            // listing walked them would otherwise leave later ones with no task.
+            let delegates = Array(_multicast)
+            // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
+            // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
+            // is sound here: the group does not return before every child task has finished. It is given a
+            // closure that returns a `Result` rather than `transform` itself, so that no generic code needs the
+            // runtime metadata of a typed-throws function type, which Apple platforms have only from macOS 15
+            // and iOS 18 on.
+            let attempt = { @Sendable (delegate: Delegate) async -> Result<Answer, Failure> in
+                do throws(Failure) {
+                    return .success(try await transform(delegate))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let outcome: Result<[Answer], Failure> = await withoutActuallyEscaping(attempt) { attempt in
+                await withTaskGroup(of: (Int, Result<Answer, Failure>).self) { group in
+                    for index in delegates.indices {
+                        let delegate = delegates[index]
+                        group.addTask { (index, await attempt(delegate)) }
+                    }
+                    var answers = [Answer?](repeating: nil, count: delegates.count)
+                    var firstFailure: Failure?
+                    for await (index, result) in group {
+                        switch result {
+                        case .success(let answer):
+                            answers[index] = answer
+                        case .failure(let error):
+                            if firstFailure == nil {
+                                firstFailure = error
+                                group.cancelAll()
+                            }
+                        }
+                    }
+                    if let firstFailure { return .failure(firstFailure) }
+                    return .success(answers.map { $0! })
+                }
+            }
+            return try outcome.get()
+        }
+    }
+}
+
+// The spellings from before the async members moved to the views, kept so that code written against them
+// compiles, with a warning whose fix-it names the new spelling.
+extension MulticastDelegate {
+    /// Deprecated: call the delegates in turn with ``inTurn``: `await multicast.inTurn.call { ... }`.
+    @available(*, deprecated, renamed: "inTurn.call(_:)")
+    @inlinable
+    nonisolated(nonsending) public func call<Failure: Error>(
+        _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
+    ) async throws(Failure) {
+        try await inTurn.call(body)
+    }
+}
+
+extension MulticastDelegate where Delegate: Sendable {
+    /// Deprecated: call the delegates all at once with ``concurrently``: `await multicast.concurrently.call { ... }`.
+    @available(*, deprecated, renamed: "concurrently.call(_:)")
+    @inlinable
     nonisolated(nonsending) public func callConcurrently<Failure: Error>(
         _ body: @Sendable (Delegate) async throws(Failure) -> Void
     ) async throws(Failure) {
-        _ = try await mapConcurrently(body)
+        try await concurrently.call(body)
     }
 
-    /// Asks every delegate at once, each in a child task, and returns their answers in the order the
-    /// delegates were added.
-    ///
-    /// ```swift
-    /// protocol StatusProvider: AnyObject, Sendable {
-    ///     func status() async -> String
-    /// }
-    ///
-    /// let statuses = await providers.mapConcurrently { await $0.status() }
-    /// ```
-    ///
-    /// The delegates and errors follow the rules of ``callConcurrently(_:)``: one child task for each delegate
-    /// registered and alive when the call starts; if a transform throws, the others are cancelled and the
-    /// first error thrown is rethrown once all have finished.
-    ///
-    /// - Parameter transform: The question for each delegate.
-    /// - Returns: The answers, in the order the delegates were added, whatever order they arrived in.
-    /// - Throws: The first error that a transform threw, after every transform has finished.
-    /// - Complexity: O(*n*) child tasks; one lock to list the delegates.
-    @inlinable  // specialized at the call site: unspecialized, one delegate took 14 µs instead of 5
+    /// Deprecated: ask the delegates all at once with ``concurrently``: `await multicast.concurrently.map { ... }`.
+    @available(*, deprecated, renamed: "concurrently.map(_:)")
+    @inlinable
     nonisolated(nonsending) public func mapConcurrently<Answer: Sendable, Failure: Error>(
         _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
     ) async throws(Failure) -> [Answer] {
-        // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
-        // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
-        // is sound here: the group does not return before every child task has finished. It is given a
-        // closure that returns a `Result` rather than `transform` itself, so that no generic code needs the
-        // runtime metadata of a typed-throws function type, which Apple platforms have only from macOS 15
-        // and iOS 18 on.
-        let attempt = { @Sendable (delegate: Delegate) async -> Result<Answer, Failure> in
-            do throws(Failure) {
-                return .success(try await transform(delegate))
-            } catch {
-                return .failure(error)
-            }
-        }
-        let outcome: Result<[Answer], Failure> = await withoutActuallyEscaping(attempt) { attempt in
-            await withTaskGroup(of: (Int, Result<Answer, Failure>).self) { group in
-                var count = 0
-                for delegate in self {  // a pass: no suspension while it walks the delegates
-                    let index = count
-                    group.addTask { (index, await attempt(delegate)) }
-                    count += 1
-                }
-                var answers = [Answer?](repeating: nil, count: count)
-                var firstFailure: Failure?
-                for await (index, result) in group {
-                    switch result {
-                    case .success(let answer):
-                        answers[index] = answer
-                    case .failure(let error):
-                        if firstFailure == nil {
-                            firstFailure = error
-                            group.cancelAll()
-                        }
-                    }
-                }
-                if let firstFailure { return .failure(firstFailure) }
-                return .success(answers.map { $0! })
-            }
-        }
-        return try outcome.get()
+        try await concurrently.map(transform)
     }
 }
 

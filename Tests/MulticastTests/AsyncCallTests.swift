@@ -52,7 +52,7 @@ actor Station {
     }
 
     func broadcast() async {
-        await listeners.call { listener in
+        await listeners.inTurn.call { listener in
             self.assertIsolated()
             events += 1
             await Task.yield()
@@ -76,7 +76,7 @@ func leaveTheActor() async {
         defer { extendLifetime(recorders) }
         for recorder in recorders { delegates.add(recorder) }
 
-        await delegates.call { listener in
+        await delegates.inTurn.call { listener in
             log.append("\(listener.name) begins")
             await Task.yield()
             listener.hear(1)
@@ -99,7 +99,7 @@ func leaveTheActor() async {
             bIsRemoved.open()
         }
 
-        await delegates.call { listener in
+        await delegates.inTurn.call { listener in
             log.append(listener.name)
             if listener === a {
                 aIsSuspended.open()
@@ -128,7 +128,7 @@ func leaveTheActor() async {
             bIsReleased.open()
         }
 
-        await delegates.call { listener in
+        await delegates.inTurn.call { listener in
             log.append(listener.name)
             if listener === a {
                 aIsSuspended.open()
@@ -149,7 +149,7 @@ func leaveTheActor() async {
         delegates.add(owner!)
 
         var aliveDuringTheBody = false
-        await delegates.call { listener in
+        await delegates.inTurn.call { listener in
             owner = nil  // the multicast holds the delegate weakly; the call holds it until the body ends
             await Task.yield()
             aliveDuringTheBody = weakRecorder != nil
@@ -169,12 +169,12 @@ func leaveTheActor() async {
         for recorder in recorders { delegates.add(recorder) }
         let latecomer = Recorder("d", log: log)
 
-        await delegates.call { listener in
+        await delegates.inTurn.call { listener in
             listener.hear(1)
             guard listener === recorders[0] else { return }
             delegates.add(latecomer)
             await Task.yield()
-            await delegates.call { nested in
+            await delegates.inTurn.call { nested in
                 await Task.yield()
                 log.append("nested \(nested.name)")
             }
@@ -191,7 +191,7 @@ func leaveTheActor() async {
         for recorder in recorders { delegates.add(recorder) }
 
         await #expect(throws: Stop(name: "b")) {
-            try await delegates.call { listener in
+            try await delegates.inTurn.call { listener in
                 await Task.yield()
                 listener.hear(1)
                 if listener.name == "b" { throw Stop(name: "b") }
@@ -212,7 +212,7 @@ func leaveTheActor() async {
         defer { extendLifetime(recorders) }
         for recorder in recorders { delegates.add(recorder) }
         func stop() async throws(Stop) {
-            try await delegates.call { listener async throws(Stop) in
+            try await delegates.inTurn.call { listener async throws(Stop) in
                 await Task.yield()
                 listener.hear(1)
                 if listener.name == "b" { throw Stop(name: "b") }
@@ -252,7 +252,7 @@ func leaveTheActor() async {
         for recorder in recorders { delegates.add(recorder) }
         var bodies = 0  // main-actor state, changed by the bodies without `await`
 
-        await delegates.call { listener in
+        await delegates.inTurn.call { listener in
             // Under `swift test` on Linux the main actor's jobs do not run on the main thread (the test runner
             // holds it), so `Thread.isMainThread` tells nothing there; the executor check does, in every build.
             MainActor.preconditionIsolated()
@@ -283,7 +283,7 @@ func leaveTheActor() async {
         let screens = [ViewerScreen(), ViewerScreen(), ViewerScreen()]
         for screen in screens { viewers.add(screen) }
 
-        await viewers.call { await $0.reload() }
+        await viewers.inTurn.call { await $0.reload() }
 
         #expect(screens.map(\.reloads) == [1, 1, 1])
     }
@@ -295,7 +295,7 @@ func leaveTheActor() async {
         for screen in screens { refreshables.add(screen) }
 
         refreshables.call { $0.refresh() }
-        await refreshables.call { refreshable in
+        await refreshables.inTurn.call { refreshable in
             await leaveTheActor()
             refreshable.refresh()
         }

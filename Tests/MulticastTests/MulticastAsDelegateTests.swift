@@ -35,7 +35,7 @@ extension MulticastDelegate: PlayerDelegate where Delegate == any PlayerDelegate
     }
 
     func playerWillLoad(track: String) async {
-        await call { await $0.playerWillLoad(track: track) }
+        await inTurn.call { await $0.playerWillLoad(track: track) }
     }
 
     func playerMayStop() throws {

@@ -23,7 +23,7 @@ let pairingContenders: [any Registering.Type] = [MulticastWeak.self, MulticastSt
 
 /// The contenders of the async-delivery benchmark, in table order.
 let asyncContenders: [any AsyncContender.Type] = {
-    var contenders: [any AsyncContender.Type] = [MulticastAsyncCall.self, MulticastCallConcurrently.self]
+    var contenders: [any AsyncContender.Type] = [MulticastAsyncCall.self, MulticastConcurrentCall.self]
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         contenders.append(AsyncMessageWeak.self)
     }

@@ -43,28 +43,28 @@ final class MulticastMainActor: MainActorContender, @unchecked Sendable {
     }
 }
 
-/// Multicast's async `call`: the delegates one after another, on the caller's actor.
+/// Multicast's `inTurn.call`: the delegates one after another, on the caller's actor.
 final class MulticastAsyncCall: AsyncContender {
-    static let name = "Multicast async call (one after another)"
+    static let name = "Multicast inTurn.call (one after another)"
     let delegates = MulticastDelegate<any AsyncReceiver>()
 
     init(_ receivers: [Counter]) {
         for receiver in receivers { delegates.add(receiver) }
     }
     func deliver(_ value: Int) async {
-        await delegates.call { await $0.receive(value) }
+        await delegates.inTurn.call { await $0.receive(value) }
     }
 }
 
-/// Multicast's `callConcurrently`: a child task per delegate, all awaited.
-final class MulticastCallConcurrently: AsyncContender {
-    static let name = "Multicast callConcurrently"
+/// Multicast's `concurrently.call`: a child task per delegate, all awaited.
+final class MulticastConcurrentCall: AsyncContender {
+    static let name = "Multicast concurrently.call"
     let delegates = MulticastDelegate<any AsyncReceiver>()
 
     init(_ receivers: [Counter]) {
         for receiver in receivers { delegates.add(receiver) }
     }
     func deliver(_ value: Int) async {
-        await delegates.callConcurrently { await $0.receive(value) }
+        await delegates.concurrently.call { await $0.receive(value) }
     }
 }

@@ -19,7 +19,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
     Issue.record("the task was not cancelled within 30 s", sourceLocation: sourceLocation)
 }
 
-@Suite struct CallConcurrentlyTests {
+@Suite struct ConcurrentlyTests {
     @Test func everyLiveDelegateRunsOnceAndAllRunAtOnce() async {
         let log = CallLog()
         let delegates = MulticastDelegate<any Worker>()
@@ -32,7 +32,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         delegates.add(NamedWorker("deallocated"))  // held weakly: gone at once
         let allStarted = Countdown(count: workers.count)
 
-        await delegates.callConcurrently { worker in
+        await delegates.concurrently.call { worker in
             log.append(worker.name)
             await allStarted.arriveAndWait()  // no body passes this before all four are running
         }
@@ -48,7 +48,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         for worker in workers { delegates.add(worker) }
 
         await #expect(throws: Stop(name: "failing")) {
-            try await delegates.callConcurrently { worker in
+            try await delegates.concurrently.call { worker in
                 if worker.name == "failing" { throw Stop(name: "failing") }
                 do {
                     try await sleepUntilCancelled()
@@ -72,7 +72,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         let started = Countdown(count: workers.count)
 
         let caller = Task {
-            await delegates.callConcurrently { worker in
+            await delegates.concurrently.call { worker in
                 started.arrive()
                 let wasCancelled = (try? await sleepUntilCancelled()) == nil
                 log.append("\(worker.name) \(wasCancelled ? "cancelled" : "slept 30 s")")
@@ -93,7 +93,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         delegates.add(owner.value!)
 
         let aliveDuringTheBody = Guarded(false)
-        await delegates.callConcurrently { worker in
+        await delegates.concurrently.call { worker in
             owner.value = nil  // the multicast holds it weakly; the call holds it until the body ends
             await Task.yield()
             aliveDuringTheBody.value = weakWorker != nil
@@ -114,7 +114,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         for worker in workers { delegates.add(worker) }
         let latecomer = NamedWorker("latecomer")
 
-        await delegates.callConcurrently { worker in
+        await delegates.concurrently.call { worker in
             delegates.add(latecomer)
             log.append(worker.name)
         }
@@ -123,7 +123,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         #expect(delegates.contains(latecomer))
     }
 
-    @Test func mapConcurrentlyAnswersInTheOrderTheDelegatesWereAdded() async {
+    @Test func concurrentMapAnswersInTheOrderTheDelegatesWereAdded() async {
         let finished = CallLog()
         let delegates = MulticastDelegate<any Worker>()
         let names = ["a", "b", "c", "d"]
@@ -133,7 +133,7 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         let successors = Dictionary(uniqueKeysWithValues: zip(names, names.dropFirst()))
 
         // Each worker finishes only after the one added after it: they finish in reverse order.
-        let answers = await delegates.mapConcurrently { worker in
+        let answers = await delegates.concurrently.map { worker in
             if let successor = successors[worker.name] { await gates[successor]!.wait() }
             finished.append(worker.name)
             gates[worker.name]!.open()
@@ -145,14 +145,14 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
         #expect(answers == ["A", "B", "C", "D"])
     }
 
-    @Test func mapConcurrentlyRethrowsTheFirstError() async {
+    @Test func concurrentMapRethrowsTheFirstError() async {
         let delegates = MulticastDelegate<any Worker>()
         let workers = ["a", "failing"].map(NamedWorker.init)
         defer { extendLifetime(workers) }
         for worker in workers { delegates.add(worker) }
 
         await #expect(throws: Stop(name: "failing")) {
-            try await delegates.mapConcurrently { worker in
+            try await delegates.concurrently.map { worker in
                 if worker.name == "failing" { throw Stop(name: "failing") }
                 return worker.name
             }
@@ -162,8 +162,8 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
     @Test func noDelegatesMeansNoAnswers() async {
         let delegates = MulticastDelegate<any Worker>()
 
-        let answers = await delegates.mapConcurrently { $0.name }
-        await delegates.callConcurrently { _ in Issue.record("no delegate, no call") }
+        let answers = await delegates.concurrently.map { $0.name }
+        await delegates.concurrently.call { _ in Issue.record("no delegate, no call") }
 
         #expect(answers.isEmpty)
     }
