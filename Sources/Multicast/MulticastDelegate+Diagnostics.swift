@@ -195,12 +195,23 @@ extension MulticastDelegate {
         _Diagnostics.isRunningHook ? nil : (_core.diagnosticsInEffect as? _DiagnosticsBox)?.settings
     }
 
-    /// The site to record for an `add` while diagnostics are on somewhere: nil unless they apply to this
-    /// multicast.
+    /// ``add(_:retention:file:line:)`` while diagnostics are on for some multicast: records `site` if they
+    /// apply to this one.
     @usableFromInline
     @inline(never)
-    func _siteIfDiagnosed(fileID: StaticString, line: UInt) -> _Site? {
-        _core.diagnosticsInEffect == nil ? nil : _Site(fileID: fileID, line: line)
+    func _addDiagnosed(_ delegate: Delegate, retention: Retention, site: _Site) -> Bool {
+        let object = _objectToRegister(delegate)
+        let strong = retention.isStrong
+        let site = _core.diagnosticsInEffect == nil ? nil : site
+        // As `add` stores a delegate's bits.
+        let added =
+            Delegate.self == Any.self
+            ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
+                _core.add(bitsOf: $0, object: object, strong: strong, site: site)
+            }
+            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong, site: site) }
+        guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
+        return added
     }
 
     /// ``call(_:)-rlcb`` while diagnostics are on for some multicast: traced if they apply to this one.
