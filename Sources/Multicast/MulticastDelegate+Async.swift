@@ -71,6 +71,13 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
+            if _Diagnostics.areOnAnywhere {  // see MulticastDelegate+TracedAsync.swift
+                _ = try await _multicast._inTurnDiagnosed(.inTurnCall) { delegate async throws(Failure) in
+                    try await body(delegate)
+                    return false
+                }
+                return
+            }
             var pass = _Pass(_multicast._core)
             // A copy of each delegate: it must stay alive across the suspension.
             while let delegate = pass.nextDelegate(as: Delegate.self) {
@@ -97,6 +104,13 @@ extension MulticastDelegate {
             _ transform: nonisolated(nonsending) (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
             var answers: [Answer] = []
+            if _Diagnostics.areOnAnywhere {
+                _ = try await _multicast._inTurnDiagnosed(.inTurnMap) { delegate async throws(Failure) in
+                    answers.append(try await transform(delegate))
+                    return false
+                }
+                return answers
+            }
             var pass = _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 answers.append(try await transform(delegate))
@@ -118,6 +132,7 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func first<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Delegate? {
+            if _Diagnostics.areOnAnywhere { return try await _multicast._inTurnDiagnosed(.inTurnFirst, predicate) }
             var pass = _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 if try await predicate(delegate) { return delegate }
@@ -135,7 +150,10 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func contains<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Bool {
-            try await first(where: predicate) != nil
+            if _Diagnostics.areOnAnywhere {
+                return try await _multicast._inTurnDiagnosed(.inTurnContains, predicate) != nil
+            }
+            return try await first(where: predicate) != nil
         }
 
         /// Returns whether every delegate's async answer to `predicate` is true, asking them one after another, in
@@ -155,7 +173,12 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func allSatisfy<Failure: Error>(
             _ predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Bool {
-            try await first(where: { delegate async throws(Failure) in try await !predicate(delegate) }) == nil
+            if _Diagnostics.areOnAnywhere {
+                return try await _multicast._inTurnDiagnosed(.inTurnAllSatisfy) { delegate async throws(Failure) in
+                    try await !predicate(delegate)
+                } == nil
+            }
+            return try await first(where: { delegate async throws(Failure) in try await !predicate(delegate) }) == nil
         }
     }
 }
@@ -220,7 +243,11 @@ extension MulticastDelegate where Delegate: Sendable {
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: @Sendable (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
-            _ = try await map(body)
+            if _Diagnostics.areOnAnywhere {  // see MulticastDelegate+TracedAsync.swift
+                _ = try await _multicast._concurrentlyDiagnosed(.concurrentlyCall, body)
+                return
+            }
+            _ = try await _map(Array(_multicast), body)
         }
 
         /// Asks every delegate at once, each in a child task, and returns their answers in the order the
@@ -246,9 +273,20 @@ extension MulticastDelegate where Delegate: Sendable {
         nonisolated(nonsending) public func map<Answer: Sendable, Failure: Error>(
             _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
+            if _Diagnostics.areOnAnywhere {
+                return try await _multicast._concurrentlyDiagnosed(.concurrentlyMap, transform)
+            }
             // Every delegate is listed before the first task starts: a task that removed delegates while the
             // listing walked them would otherwise leave later ones with no task.
-            let delegates = Array(_multicast)
+            return try await _map(Array(_multicast), transform)
+        }
+
+        /// Asks each of `delegates` at once, each in a child task, and returns their answers in the order of
+        /// `delegates`: ``map(_:)``, once the delegates are listed.
+        @inlinable
+        nonisolated(nonsending) func _map<Answer: Sendable, Failure: Error>(
+            _ delegates: [Delegate], _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
+        ) async throws(Failure) -> [Answer] {
             // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
             // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
             // is sound here: the group does not return before every child task has finished. It is given a

@@ -60,7 +60,7 @@ public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
 /// While settings apply to a multicast, from its own ``MulticastDelegate/diagnostics`` or else from
 /// ``processWide``:
 /// - each `add` records where it was made (its ``RegistrationSite``);
-/// - each call (``MulticastDelegate/call(_:)-rlcb`` and the async calls of ``MulticastDelegate/inTurn`` and
+/// - each call (``MulticastDelegate/call(_:)-rlcb``, and the members of ``MulticastDelegate/inTurn`` and
 ///   ``MulticastDelegate/concurrently``) times every delegate's turn and, once it has ended, gives a
 ///   ``MulticastTrace`` to ``traceHandler``, and each turn longer than ``slowTurnNanoseconds`` to
 ///   ``slowTurnHandler``. Iterating the multicast, and its synchronous `map`, `first` and `contains`, is not
@@ -195,12 +195,23 @@ extension MulticastDelegate {
         _Diagnostics.isRunningHook ? nil : (_core.diagnosticsInEffect as? _DiagnosticsBox)?.settings
     }
 
-    /// The site to record for an `add` while diagnostics are on somewhere: nil unless they apply to this
-    /// multicast.
+    /// ``add(_:retention:file:line:)`` while diagnostics are on for some multicast: records `site` if they
+    /// apply to this one.
     @usableFromInline
     @inline(never)
-    func _siteIfDiagnosed(fileID: StaticString, line: UInt) -> _Site? {
-        _core.diagnosticsInEffect == nil ? nil : _Site(fileID: fileID, line: line)
+    func _addDiagnosed(_ delegate: Delegate, retention: Retention, site: _Site) -> Bool {
+        let object = _objectToRegister(delegate)
+        let strong = retention.isStrong
+        let site = _core.diagnosticsInEffect == nil ? nil : site
+        // As `add` stores a delegate's bits.
+        let added =
+            Delegate.self == Any.self
+            ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
+                _core.add(bitsOf: $0, object: object, strong: strong, site: site)
+            }
+            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong, site: site) }
+        guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
+        return added
     }
 
     /// ``call(_:)-rlcb`` while diagnostics are on for some multicast: traced if they apply to this one.
@@ -280,7 +291,8 @@ extension MulticastDelegate.RegisteredDelegate: Sendable where Delegate: Sendabl
 /// messages call, 2 delegates, 14.2 µs: ChatScreen (weak, ChatSession.swift:40) 9.8 µs, Logger (strong) 1.1 µs
 /// ```
 public struct MulticastTrace: Sendable {
-    /// What a traced call did: ``call``, an async call in turn, or a concurrent one.
+    /// What a traced call did: ``call``, or a member of ``MulticastDelegate/inTurn`` or
+    /// ``MulticastDelegate/concurrently``.
     public struct Operation: Sendable, Hashable, CustomStringConvertible {
         /// The member's name as a caller writes it: `call`, `inTurn.call`, `concurrently.map`.
         public let description: String
@@ -289,8 +301,29 @@ public struct MulticastTrace: Sendable {
             self.description = description
         }
 
-        /// ``MulticastDelegate/call(_:)-rlcb``, the synchronous call.
+        /// ``MulticastDelegate/call(_:)-rlcb``.
         public static let call = Operation("call")
+
+        /// ``MulticastDelegate/InTurn/call(_:)``.
+        public static let inTurnCall = Operation("inTurn.call")
+
+        /// ``MulticastDelegate/InTurn/map(_:)``.
+        public static let inTurnMap = Operation("inTurn.map")
+
+        /// ``MulticastDelegate/InTurn/first(where:)``.
+        public static let inTurnFirst = Operation("inTurn.first")
+
+        /// ``MulticastDelegate/InTurn/contains(where:)``.
+        public static let inTurnContains = Operation("inTurn.contains")
+
+        /// ``MulticastDelegate/InTurn/allSatisfy(_:)``.
+        public static let inTurnAllSatisfy = Operation("inTurn.allSatisfy")
+
+        /// ``MulticastDelegate/Concurrently/call(_:)``.
+        public static let concurrentlyCall = Operation("concurrently.call")
+
+        /// ``MulticastDelegate/Concurrently/map(_:)``.
+        public static let concurrentlyMap = Operation("concurrently.map")
     }
 
     /// One delegate's turn in a call: which delegate, how it is held, where it was added, and how long it took.
@@ -351,11 +384,13 @@ struct _TraceRecorder {
     }
 
     let operation: MulticastTrace.Operation
-    let started = _Diagnostics.now
+    let started: UInt64
     var turns: [Turn] = []
 
-    init(operation: MulticastTrace.Operation) {
+    /// Starts recording a call that started at `started`, by default now.
+    init(operation: MulticastTrace.Operation, started: UInt64 = _Diagnostics.now) {
         self.operation = operation
+        self.started = started
     }
 
     /// Starts the turn of `delegate`, a delegate of `multicast`.
@@ -369,6 +404,16 @@ struct _TraceRecorder {
                 delegateType: type(of: object), delegateID: ObjectIdentifier(object), strong: strong,
                 registration: registration, started: 0, ended: 0))
         turns[turns.count - 1].started = _Diagnostics.now  // last, so that the turn's time is the body's
+    }
+
+    /// Records the turn of `delegate`, a delegate of `multicast`, that ran from `started` to `ended`.
+    mutating func record<Delegate>(
+        _ delegate: Delegate, of multicast: MulticastDelegate<Delegate>, strong: Bool, registration: Int64,
+        started: UInt64, ended: UInt64
+    ) {
+        begin(delegate, of: multicast, strong: strong, registration: registration)
+        turns[turns.count - 1].started = started
+        turns[turns.count - 1].ended = ended
     }
 
     /// Ends the turn begun last, if it has not ended.

@@ -22,7 +22,7 @@ extension MulticastDelegate {
     /// tabBar.observers.add(screen)
     /// ```
     ///
-    /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:)`` holds a delegate
+    /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:file:line:)`` holds a delegate
     /// weakly, and every member may be used from any thread. It is `Sendable` when the multicast is.
     public struct Registration {
         @usableFromInline

@@ -163,22 +163,33 @@ public final class MulticastDelegate<Delegate> {
     public func add(
         _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
     ) -> Bool {
-        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
-            Self._refuseNonClass(type(of: delegate as Any))
+        if _Diagnostics.areOnAnywhere {  // see MulticastDelegate+Diagnostics.swift
+            return _addDiagnosed(delegate, retention: retention, site: _Site(fileID: file, line: line))
         }
-        if object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
+        let object = _objectToRegister(delegate)
         let strong = retention.isStrong
-        let site = _Diagnostics.areOnAnywhere ? _siteIfDiagnosed(fileID: file, line: line) : nil
         // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
         // object itself.
         let added =
             Delegate.self == Any.self
             ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
-                _core.add(bitsOf: $0, object: object, strong: strong, site: site)
+                _core.add(bitsOf: $0, object: object, strong: strong)
             }
-            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong, site: site) }
+            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong) }
         guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
         return added
+    }
+
+    /// The object that `delegate` is, for `add`; stops the program if it is not a class instance, or is this
+    /// multicast.
+    @inlinable
+    @inline(always)
+    func _objectToRegister(_ delegate: Delegate) -> Unmanaged<AnyObject> {
+        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+            Self._refuseNonClass(type(of: delegate as Any))
+        }
+        if object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
+        return object
     }
 
     /// Removes a delegate.

@@ -78,21 +78,18 @@ package final class _Core {
     }
 
     /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
-    /// is registered already; returns whether it was added, or nil if it is being deallocated. If it was added
-    /// and `site` is given, records that the registration was made there.
+    /// is registered already; returns whether it was added, or nil if it is being deallocated.
     ///
     /// Objects pass through the core unretained, as `Unmanaged`: the caller keeps them alive (see "Writing the
     /// call path" in CONTRIBUTING.md).
     @inlinable
     @inline(always)
-    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, site: _Site?) -> Bool?
-    {
+    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> Bool? {
         var mayGrow = false
         while true {
             var garbage = beginChange()
             let outcome = registry.pointee.add(
                 bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
-            if let site, case .added = outcome { recordSiteOfNewestRegistration(site) }
             endChange(garbage)
             switch outcome {
             case .added: return true
@@ -135,7 +132,7 @@ package final class _Core {
 
     /// Whether a pass that visited `visited` slots and found `dead` weak delegates dead among them should
     /// reclaim them: when they are a quarter of the slots or more. With the reclaim before a storage grows
-    /// (see ``add(bitsOf:object:strong:site:)``), this bounds the slots that dead delegates take.
+    /// (see ``add(bitsOf:object:strong:)``), this bounds the slots that dead delegates take.
     @inlinable
     @inline(always)
     static func isWorthReclaiming(dead: Int, visited: Int) -> Bool {

@@ -145,10 +145,30 @@ extension _Core {
         return notes
     }
 
-    /// Records that the newest registration was made at `site`. Called by ``add(bitsOf:object:strong:site:)``
-    /// with the lock held.
-    @usableFromInline
-    @inline(never)
+    /// ``add(bitsOf:object:strong:)``, and, if `site` is given and the object was added, a record that the
+    /// registration was made there, under the lock of the add. Out of line: only diagnostics use it. (The loop
+    /// is the hot add's, which records nothing, so that it gains nothing.)
+    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, site: _Site?) -> Bool?
+    {
+        var mayGrow = false
+        while true {
+            var garbage = beginChange()
+            let outcome = registry.pointee.add(
+                bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
+            if let site, case .added = outcome { recordSiteOfNewestRegistration(site) }
+            endChange(garbage)
+            switch outcome {
+            case .added: return true
+            case .alreadyRegistered: return false
+            case .deallocating: return nil
+            case .full:
+                reclaimDeadDelegates()
+                mayGrow = true
+            }
+        }
+    }
+
+    /// Records that the newest registration was made at `site`. Call it with the lock held.
     func recordSiteOfNewestRegistration(_ site: _Site) {
         let notes = makeNotes()
         notes.sites.append((registration: registry.pointee.newestRegistration, site: site))

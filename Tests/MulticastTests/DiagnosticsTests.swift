@@ -316,4 +316,88 @@ import Testing
         #expect(traced.value == before, "a call was traced after every setting was cleared")
         #expect(before > 0)
     }
+
+    @Test func eachInTurnMemberIsTracedAsItselfWithTheTurnsItTook() async {
+        let delegates = MulticastDelegate<any Listener>(label: "in-turn")
+        let traces = Guarded<[MulticastTrace]>([])
+        delegates.diagnostics = Self.collecting("in-turn", into: traces)
+        let recorders = ["a", "b", "c"].map { Recorder($0, log: log) }
+        let line = #line + 1
+        for recorder in recorders { delegates.add(recorder) }
+        defer { extendLifetime(recorders) }
+
+        await delegates.inTurn.call { delegate in
+            await Task.yield()
+            delegate.hear(1)
+        }
+        let names = await delegates.inTurn.map { delegate in delegate.name }
+        let found = await delegates.inTurn.first { delegate in delegate.name == "b" }
+        let contains = await delegates.inTurn.contains { delegate in delegate.name == "z" }
+        let all = await delegates.inTurn.allSatisfy { delegate in delegate.name == "a" }
+
+        #expect(names == ["a", "b", "c"] && found === recorders[1] && !contains && !all)
+        #expect(
+            traces.value.map(\.operation) == [
+                .inTurnCall, .inTurnMap, .inTurnFirst, .inTurnContains, .inTurnAllSatisfy,
+            ])
+        // The first and allSatisfy stop at the answer that decides.
+        #expect(traces.value.map(\.turns.count) == [3, 3, 2, 3, 2])
+        #expect(traces.value.first?.turns.map(\.delegateID) == recorders.map(ObjectIdentifier.init))
+        #expect(traces.value.first?.turns.map(\.site?.line) == Array(repeating: UInt(line), count: 3))
+        #expect(traces.value.map(\.operation.description).first == "inTurn.call")
+    }
+
+    @Test func anInTurnCallThatThrowsIsTracedUpToTheTurnThatThrew() async {
+        let delegates = MulticastDelegate<any Listener>(label: "in-turn-throws")
+        let traces = Guarded<[MulticastTrace]>([])
+        delegates.diagnostics = Self.collecting("in-turn-throws", into: traces)
+        let recorders = ["a", "b", "c"].map { Recorder($0, log: log) }
+        for recorder in recorders { delegates.add(recorder) }
+        defer { extendLifetime(recorders) }
+        await #expect(throws: Stop(name: "a")) {
+            try await delegates.inTurn.call { delegate async throws(Stop) in throw Stop(name: delegate.name) }
+        }
+        #expect(traces.value.map(\.threw) == [true])
+        #expect(traces.value.first?.turns.count == 1)
+    }
+
+    @Test func aConcurrentCallIsTracedWithEachTaskTimedInTheOrderAdded() async {
+        let delegates = MulticastDelegate<any Worker>(label: "concurrently")
+        let traces = Guarded<[MulticastTrace]>([])
+        delegates.diagnostics = Self.collecting("concurrently", into: traces)
+        let workers = ["a", "b", "c"].map(NamedWorker.init)
+        let line = #line + 1
+        for worker in workers { delegates.add(worker, retention: .strong) }
+        defer { extendLifetime(workers) }
+
+        await delegates.concurrently.call { worker in
+            if worker.name == "b" { try? await Task.sleep(nanoseconds: 20_000_000) }
+        }
+        let names = await delegates.concurrently.map { worker in worker.name }
+
+        #expect(names == ["a", "b", "c"])
+        #expect(traces.value.map(\.operation) == [.concurrentlyCall, .concurrentlyMap])
+        let turns = traces.value.first?.turns ?? []
+        #expect(turns.map(\.delegateID) == workers.map(ObjectIdentifier.init))
+        #expect(turns.map(\.retention) == [.strong, .strong, .strong])
+        #expect(turns.map(\.site?.line) == Array(repeating: UInt(line), count: 3))
+        #expect(turns.count == 3 && turns[1].elapsedNanoseconds >= 20_000_000)
+        #expect(traces.value.first.map { $0.elapsedNanoseconds >= turns[1].elapsedNanoseconds } == true)
+    }
+
+    @Test func aConcurrentCallThatThrowsIsTracedWithEveryTask() async {
+        let delegates = MulticastDelegate<any Worker>(label: "concurrently-throws")
+        let traces = Guarded<[MulticastTrace]>([])
+        delegates.diagnostics = Self.collecting("concurrently-throws", into: traces)
+        let workers = ["a", "b"].map(NamedWorker.init)
+        for worker in workers { delegates.add(worker) }
+        defer { extendLifetime(workers) }
+        await #expect(throws: Stop(name: "b")) {
+            try await delegates.concurrently.call { worker async throws(Stop) in
+                if worker.name == "b" { throw Stop(name: "b") }
+            }
+        }
+        #expect(traces.value.map(\.threw) == [true])
+        #expect(traces.value.first?.turns.count == 2)
+    }
 }

@@ -1,0 +1,113 @@
+// The members of `inTurn` and `concurrently` while diagnostics are on for some multicast: traced if they apply to
+// this one (see MulticastDelegate+Diagnostics.swift). Out of line, so that the members themselves only gain the
+// branch that leads here.
+
+import _MulticastCore
+
+extension MulticastDelegate {
+    /// Asks the delegates `question` in turn, as the members of ``inTurn`` do, until one answers `true`; returns
+    /// that delegate. Traced as `operation` if diagnostics apply to this multicast.
+    @usableFromInline
+    nonisolated(nonsending) func _inTurnDiagnosed<Failure: Error>(
+        _ operation: MulticastTrace.Operation,
+        _ question: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
+    ) async throws(Failure) -> Delegate? {
+        let settings = _settingsInEffect
+        var recorder = _TraceRecorder(operation: operation)
+        var pass = _Pass(_core)
+        var keeper: AnyObject?
+        do throws(Failure) {
+            while let slot = pass.next(keeping: &keeper) {
+                // A copy: it must stay alive across the suspension.
+                let delegate = slot.copyOfDelegate(as: Delegate.self)
+                keeper = nil
+                if settings != nil {
+                    recorder.begin(delegate, of: self, strong: slot.isStrong, registration: slot.registration)
+                }
+                let found = try await question(delegate)
+                recorder.end()
+                if found {
+                    if let settings { _deliver(recorder, threw: false, to: settings) }
+                    return delegate
+                }
+            }
+        } catch {
+            recorder.end()
+            if let settings { _deliver(recorder, threw: true, to: settings) }
+            throw error
+        }
+        if let settings { _deliver(recorder, threw: false, to: settings) }
+        return nil
+    }
+}
+
+extension MulticastDelegate where Delegate: Sendable {
+    /// Asks every delegate at once, as the members of ``concurrently`` do, timing each child task. Traced as
+    /// `operation` if diagnostics apply to this multicast.
+    @usableFromInline
+    nonisolated(nonsending) func _concurrentlyDiagnosed<Answer: Sendable, Failure: Error>(
+        _ operation: MulticastTrace.Operation, _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
+    ) async throws(Failure) -> [Answer] {
+        guard let settings = _settingsInEffect else { return try await concurrently._map(Array(self), transform) }
+        let registered = _liveDelegates()
+        let times = _TurnTimes(count: registered.count)
+        defer { times.deallocate() }
+        var positions: [ObjectIdentifier: Int] = [:]
+        for (position, entry) in registered.enumerated() {
+            positions[ObjectIdentifier(_Slot.object(of: entry.delegate, knownToBeOne: false)!.takeUnretainedValue())] =
+                position
+        }
+        let started = _Diagnostics.now
+        var recorder = _TraceRecorder(operation: operation, started: started)
+        func deliver(threw: Bool) {
+            for (position, entry) in registered.enumerated() {
+                let time = times[position]
+                recorder.record(
+                    entry.delegate, of: self, strong: entry.retention.isStrong, registration: entry.registration,
+                    started: time.started, ended: time.ended)
+            }
+            _deliver(recorder, threw: threw, to: settings)
+        }
+        do throws(Failure) {
+            // Each child task writes the times of its own position alone; the group's end orders those writes
+            // before `deliver` reads them.
+            let answers = try await concurrently._map(registered.map(\.delegate)) {
+                [positions] (delegate: Delegate) async throws(Failure) -> Answer in
+                let object = _Slot.object(of: delegate, knownToBeOne: false)!.takeUnretainedValue()
+                let position = positions[ObjectIdentifier(object)]!
+                let turnStarted = _Diagnostics.now
+                defer { times.set(position, started: turnStarted, ended: _Diagnostics.now) }
+                return try await transform(delegate)
+            }
+            deliver(threw: false)
+            return answers
+        } catch {
+            deliver(threw: true)
+            throw error
+        }
+    }
+}
+
+/// The start and end of each child task of a traced concurrent call, a position per delegate.
+///
+/// Unchecked: each position is written by one child task alone, and read once the group has ended.
+struct _TurnTimes: @unchecked Sendable {
+    let times: UnsafeMutableBufferPointer<(started: UInt64, ended: UInt64)>
+
+    init(count: Int) {
+        times = .allocate(capacity: count)
+        times.initialize(repeating: (0, 0))
+    }
+
+    func set(_ position: Int, started: UInt64, ended: UInt64) {
+        times[position] = (started, ended)
+    }
+
+    subscript(position: Int) -> (started: UInt64, ended: UInt64) {
+        times[position]
+    }
+
+    func deallocate() {
+        times.deallocate()
+    }
+}
