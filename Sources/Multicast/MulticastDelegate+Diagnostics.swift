@@ -84,6 +84,10 @@ public struct MulticastDiagnostics: Sendable {
     /// ended and ``traceHandler`` has had the trace; nil for none.
     public var slowTurnHandler: (@Sendable (MulticastTrace.Turn, MulticastTrace) -> Void)?
 
+    /// Where each traced call goes as an interval in Instruments, on Apple's platforms; nil, the default, for
+    /// none. See ``MulticastSignposts`` and ``signposting``.
+    public var signposts: MulticastSignposts? = nil
+
     /// Creates settings that give each trace to `traceHandler` and each turn longer than `slowTurnNanoseconds`
     /// to `slowTurnHandler`.
     ///
@@ -233,6 +237,7 @@ extension MulticastDelegate {
             return
         }
         var recorder = _TraceRecorder(operation: .call)
+        recorder.interval = _SignpostInterval(settings.signposts, operation: recorder.operation, label: _core.label)
         do throws(Failure) {
             while let slot = pass.next(keeping: &keeper) {
                 try slot.lend(as: Delegate.self) { delegate throws(Failure) in
@@ -255,6 +260,7 @@ extension MulticastDelegate {
     /// held and the thread marked as running them.
     func _deliver(_ recorder: _TraceRecorder, threw: Bool, to settings: MulticastDiagnostics) {
         let ended = _Diagnostics.now
+        recorder.interval?.end()  // see MulticastDelegate+Signposts.swift
         let sites = _core.sites(of: recorder.turns.map(\.registration))
         var turns: [MulticastTrace.Turn] = []
         turns.reserveCapacity(recorder.turns.count)
@@ -386,6 +392,8 @@ struct _TraceRecorder {
     let operation: MulticastTrace.Operation
     let started: UInt64
     var turns: [Turn] = []
+    /// The call's interval in Instruments, if its settings have signposts; ended as the trace is delivered.
+    var interval: _SignpostInterval?
 
     /// Starts recording a call that started at `started`, by default now.
     init(operation: MulticastTrace.Operation, started: UInt64 = _Diagnostics.now) {

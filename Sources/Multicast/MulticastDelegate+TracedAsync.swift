@@ -14,6 +14,7 @@ extension MulticastDelegate {
     ) async throws(Failure) -> Delegate? {
         let settings = _settingsInEffect
         var recorder = _TraceRecorder(operation: operation)
+        recorder.interval = _SignpostInterval(settings?.signposts, operation: operation, label: _core.label)
         var pass = _Pass(_core)
         var keeper: AnyObject?
         do throws(Failure) {
@@ -59,6 +60,7 @@ extension MulticastDelegate where Delegate: Sendable {
         }
         let started = _Diagnostics.now
         var recorder = _TraceRecorder(operation: operation, started: started)
+        recorder.interval = _SignpostInterval(settings.signposts, operation: operation, label: _core.label)
         func deliver(threw: Bool) {
             for (position, entry) in registered.enumerated() {
                 let time = times[position]
