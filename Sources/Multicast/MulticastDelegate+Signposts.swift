@@ -4,6 +4,12 @@
 // (MulticastDelegate+Diagnostics.swift: `_TraceRecorder.interval`). The `os` branches are type-checked for every
 // Apple platform by Scripts/check-apple-platforms.sh, against a stand-in that declares the few `os` APIs used
 // here (Tests/PlatformChecks/os); nothing in this repository builds them against Apple's SDK or runs them.
+//
+// The shape of the API: the signposts are a value of their own, `MulticastSignposts`, in the settings
+// (`MulticastDiagnostics.signposts`), rather than a flag, so that the subsystem and category travel with the
+// settings and the `OSSignposter` is made once, with the value, not per call; they exist on every platform, so a
+// client's settings need no `#if`, and record nothing where there is no `os`. `.signposting` is the ready-made
+// setting, as `.printing` is for the trace.
 
 #if canImport(os)
 import os
