@@ -87,27 +87,3 @@ extension MulticastDelegate where Delegate: Sendable {
         }
     }
 }
-
-/// The start and end of each child task of a traced concurrent call, a position per delegate.
-///
-/// Unchecked: each position is written by one child task alone, and read once the group has ended.
-struct _TurnTimes: @unchecked Sendable {
-    let times: UnsafeMutableBufferPointer<(started: UInt64, ended: UInt64)>
-
-    init(count: Int) {
-        times = .allocate(capacity: count)
-        times.initialize(repeating: (0, 0))
-    }
-
-    func set(_ position: Int, started: UInt64, ended: UInt64) {
-        times[position] = (started, ended)
-    }
-
-    subscript(position: Int) -> (started: UInt64, ended: UInt64) {
-        times[position]
-    }
-
-    func deallocate() {
-        times.deallocate()
-    }
-}
