@@ -35,10 +35,12 @@ public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
         return "\(name):\(line)"
     }
 
+    /// Whether two sites are the same file and line.
     public static func == (lhs: RegistrationSite, rhs: RegistrationSite) -> Bool {
         lhs.line == rhs.line && lhs.fileID == rhs.fileID
     }
 
+    /// Hashes the file and the line.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fileID)
         hasher.combine(line)
@@ -189,20 +191,13 @@ extension MulticastDelegate {
         return delegates
     }
 
-    /// The settings that apply to this multicast: its own, else the process's; nil if none do, or if the calling
-    /// thread is running a diagnostics handler, whose calls are not traced.
-    var _settingsInEffect: MulticastDiagnostics? {
-        _Diagnostics.isRunningHook ? nil : (_core.diagnosticsInEffect as? _DiagnosticsBox)?.settings
-    }
-
-    /// ``add(_:retention:file:line:)`` while diagnostics are on for some multicast: records `site` if they
-    /// apply to this one.
+    /// ``add(_:retention:file:line:)`` while diagnostics apply to this multicast: records where the delegate was
+    /// added, under the lock of the add.
     @usableFromInline
     @inline(never)
-    func _addDiagnosed(_ delegate: Delegate, retention: Retention, site: _Site) -> Bool {
+    func _addRecordingSite(_ delegate: Delegate, retention: Retention, site: _Site) -> Bool {
         let object = _objectToRegister(delegate)
         let strong = retention.isStrong
-        let site = _core.diagnosticsInEffect == nil ? nil : site
         // As `add` stores a delegate's bits.
         let added =
             Delegate.self == Any.self
@@ -214,25 +209,17 @@ extension MulticastDelegate {
         return added
     }
 
-    /// ``call(_:)-rlcb`` while diagnostics are on for some multicast: traced if they apply to this one.
+    /// ``call(_:)-rlcb`` while diagnostics apply to this multicast: times each turn, then gives the trace to the
+    /// handlers of `settings`, the boxed settings that the core keeps.
     @usableFromInline
     @inline(never)
-    func _callDiagnosed<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
+    func _callTraced<Failure: Error>(
+        _ body: (Delegate) throws(Failure) -> Void, settings: AnyObject
+    ) throws(Failure) {
+        let settings = _DiagnosticsBox.settings(settings)
+        var recorder = _TraceRecorder(operation: .call)
         var pass = _Pass(_core)
         var keeper: AnyObject?
-        guard let settings = _settingsInEffect else {
-            do throws(Failure) {
-                while let slot = pass.next(keeping: &keeper) {
-                    try slot.lend(as: Delegate.self, body)
-                }
-            } catch {
-                pass.finish()
-                throw error
-            }
-            pass.finish()
-            return
-        }
-        var recorder = _TraceRecorder(operation: .call)
         do throws(Failure) {
             while let slot = pass.next(keeping: &keeper) {
                 try slot.lend(as: Delegate.self) { delegate throws(Failure) in
@@ -369,6 +356,11 @@ final class _DiagnosticsBox: Sendable {
 
     init(_ settings: MulticastDiagnostics) {
         self.settings = settings
+    }
+
+    /// The settings in `box`, which the core has from this module, boxed.
+    static func settings(_ box: AnyObject) -> MulticastDiagnostics {
+        unsafeDowncast(box, to: _DiagnosticsBox.self).settings
     }
 }
 
