@@ -71,8 +71,10 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
-            if _Diagnostics.areOnAnywhere {  // see MulticastDelegate+TracedAsync.swift
-                _ = try await _multicast._inTurnDiagnosed(.inTurnCall) { delegate async throws(Failure) in
+            // Diagnostics: see MulticastDelegate+TracedAsync.swift.
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                _ = try await _multicast._inTurnTraced(.inTurnCall, settings: settings) {
+                    delegate async throws(Failure) in
                     try await body(delegate)
                     return false
                 }
@@ -104,8 +106,9 @@ extension MulticastDelegate {
             _ transform: nonisolated(nonsending) (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
             var answers: [Answer] = []
-            if _Diagnostics.areOnAnywhere {
-                _ = try await _multicast._inTurnDiagnosed(.inTurnMap) { delegate async throws(Failure) in
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                _ = try await _multicast._inTurnTraced(.inTurnMap, settings: settings) {
+                    delegate async throws(Failure) in
                     answers.append(try await transform(delegate))
                     return false
                 }
@@ -132,7 +135,9 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func first<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Delegate? {
-            if _Diagnostics.areOnAnywhere { return try await _multicast._inTurnDiagnosed(.inTurnFirst, predicate) }
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                return try await _multicast._inTurnTraced(.inTurnFirst, settings: settings, predicate)
+            }
             var pass = _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 if try await predicate(delegate) { return delegate }
@@ -150,8 +155,8 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func contains<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Bool {
-            if _Diagnostics.areOnAnywhere {
-                return try await _multicast._inTurnDiagnosed(.inTurnContains, predicate) != nil
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                return try await _multicast._inTurnTraced(.inTurnContains, settings: settings, predicate) != nil
             }
             return try await first(where: predicate) != nil
         }
@@ -173,8 +178,9 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func allSatisfy<Failure: Error>(
             _ predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Bool {
-            if _Diagnostics.areOnAnywhere {
-                return try await _multicast._inTurnDiagnosed(.inTurnAllSatisfy) { delegate async throws(Failure) in
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                return try await _multicast._inTurnTraced(.inTurnAllSatisfy, settings: settings) {
+                    delegate async throws(Failure) in
                     try await !predicate(delegate)
                 } == nil
             }
@@ -243,8 +249,9 @@ extension MulticastDelegate where Delegate: Sendable {
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: @Sendable (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
-            if _Diagnostics.areOnAnywhere {  // see MulticastDelegate+TracedAsync.swift
-                _ = try await _multicast._concurrentlyDiagnosed(.concurrentlyCall, body)
+            // Diagnostics: see MulticastDelegate+TracedAsync.swift.
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                _ = try await _multicast._concurrentlyTraced(.concurrentlyCall, settings: settings, body)
                 return
             }
             _ = try await _map(Array(_multicast), body)
@@ -273,8 +280,8 @@ extension MulticastDelegate where Delegate: Sendable {
         nonisolated(nonsending) public func map<Answer: Sendable, Failure: Error>(
             _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
-            if _Diagnostics.areOnAnywhere {
-                return try await _multicast._concurrentlyDiagnosed(.concurrentlyMap, transform)
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                return try await _multicast._concurrentlyTraced(.concurrentlyMap, settings: settings, transform)
             }
             // Every delegate is listed before the first task starts: a task that removed delegates while the
             // listing walked them would otherwise leave later ones with no task.

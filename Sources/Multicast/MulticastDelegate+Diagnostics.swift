@@ -35,10 +35,12 @@ public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
         return "\(name):\(line)"
     }
 
+    /// Whether two sites are the same file and line.
     public static func == (lhs: RegistrationSite, rhs: RegistrationSite) -> Bool {
         lhs.line == rhs.line && lhs.fileID == rhs.fileID
     }
 
+    /// Hashes the file and the line.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fileID)
         hasher.combine(line)
@@ -193,20 +195,13 @@ extension MulticastDelegate {
         return delegates
     }
 
-    /// The settings that apply to this multicast: its own, else the process's; nil if none do, or if the calling
-    /// thread is running a diagnostics handler, whose calls are not traced.
-    var _settingsInEffect: MulticastDiagnostics? {
-        _Diagnostics.isRunningHook ? nil : (_core.diagnosticsInEffect as? _DiagnosticsBox)?.settings
-    }
-
-    /// ``add(_:retention:file:line:)`` while diagnostics are on for some multicast: records `site` if they
-    /// apply to this one.
+    /// ``add(_:retention:file:line:)`` while diagnostics apply to this multicast: records where the delegate was
+    /// added, under the lock of the add.
     @usableFromInline
     @inline(never)
-    func _addDiagnosed(_ delegate: Delegate, retention: Retention, site: _Site) -> Bool {
+    func _addRecordingSite(_ delegate: Delegate, retention: Retention, site: _Site) -> Bool {
         let object = _objectToRegister(delegate)
         let strong = retention.isStrong
-        let site = _core.diagnosticsInEffect == nil ? nil : site
         // As `add` stores a delegate's bits.
         let added =
             Delegate.self == Any.self
@@ -218,26 +213,18 @@ extension MulticastDelegate {
         return added
     }
 
-    /// ``call(_:)-rlcb`` while diagnostics are on for some multicast: traced if they apply to this one.
+    /// ``call(_:)-rlcb`` while diagnostics apply to this multicast: times each turn, then gives the trace to the
+    /// handlers of `settings`, the boxed settings that the core keeps.
     @usableFromInline
     @inline(never)
-    func _callDiagnosed<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
-        var pass = _Pass(_core)
-        var keeper: AnyObject?
-        guard let settings = _settingsInEffect else {
-            do throws(Failure) {
-                while let slot = pass.next(keeping: &keeper) {
-                    try slot.lend(as: Delegate.self, body)
-                }
-            } catch {
-                pass.finish()
-                throw error
-            }
-            pass.finish()
-            return
-        }
+    func _callTraced<Failure: Error>(
+        _ body: (Delegate) throws(Failure) -> Void, settings: AnyObject
+    ) throws(Failure) {
+        let settings = _DiagnosticsBox.settings(settings)
         var recorder = _TraceRecorder(operation: .call)
         recorder.interval = _SignpostInterval(settings.signposts, operation: recorder.operation, label: _core.label)
+        var pass = _Pass(_core)
+        var keeper: AnyObject?
         do throws(Failure) {
             while let slot = pass.next(keeping: &keeper) {
                 try slot.lend(as: Delegate.self) { delegate throws(Failure) in
@@ -376,6 +363,11 @@ final class _DiagnosticsBox: Sendable {
     init(_ settings: MulticastDiagnostics) {
         self.settings = settings
     }
+
+    /// The settings in `box`, which the core has from this module, boxed.
+    static func settings(_ box: AnyObject) -> MulticastDiagnostics {
+        unsafeDowncast(box, to: _DiagnosticsBox.self).settings
+    }
 }
 
 /// What a traced call records as it goes: when it started, and each turn. Sites are looked up once it ends.
@@ -428,5 +420,29 @@ struct _TraceRecorder {
     mutating func end() {
         let now = _Diagnostics.now
         if turns.count > 0 && turns[turns.count - 1].ended == 0 { turns[turns.count - 1].ended = now }
+    }
+}
+
+/// The start and end of each child task of a traced concurrent call, a position per delegate.
+///
+/// Unchecked: each position is written by one child task alone, and read once the group has ended.
+struct _TurnTimes: @unchecked Sendable {
+    let times: UnsafeMutableBufferPointer<(started: UInt64, ended: UInt64)>
+
+    init(count: Int) {
+        times = .allocate(capacity: count)
+        times.initialize(repeating: (0, 0))
+    }
+
+    func set(_ position: Int, started: UInt64, ended: UInt64) {
+        times[position] = (started, ended)
+    }
+
+    subscript(position: Int) -> (started: UInt64, ended: UInt64) {
+        times[position]
+    }
+
+    func deallocate() {
+        times.deallocate()
     }
 }

@@ -1,20 +1,20 @@
-// The members of `inTurn` and `concurrently` while diagnostics are on for some multicast: traced if they apply to
-// this one (see MulticastDelegate+Diagnostics.swift). Out of line, so that the members themselves only gain the
-// branch that leads here.
+// The members of `inTurn` and `concurrently` while diagnostics apply to the multicast: traced (see
+// MulticastDelegate+Diagnostics.swift). Out of line, so that the members themselves only gain the branch that
+// leads here.
 
 import _MulticastCore
 
 extension MulticastDelegate {
     /// Asks the delegates `question` in turn, as the members of ``inTurn`` do, until one answers `true`; returns
-    /// that delegate. Traced as `operation` if diagnostics apply to this multicast.
+    /// that delegate. Traced as `operation`, for the handlers of `settings`, the boxed settings the core keeps.
     @usableFromInline
-    nonisolated(nonsending) func _inTurnDiagnosed<Failure: Error>(
-        _ operation: MulticastTrace.Operation,
+    nonisolated(nonsending) func _inTurnTraced<Failure: Error>(
+        _ operation: MulticastTrace.Operation, settings: AnyObject,
         _ question: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
     ) async throws(Failure) -> Delegate? {
-        let settings = _settingsInEffect
+        let settings = _DiagnosticsBox.settings(settings)
         var recorder = _TraceRecorder(operation: operation)
-        recorder.interval = _SignpostInterval(settings?.signposts, operation: operation, label: _core.label)
+        recorder.interval = _SignpostInterval(settings.signposts, operation: operation, label: _core.label)
         var pass = _Pass(_core)
         var keeper: AnyObject?
         do throws(Failure) {
@@ -22,34 +22,33 @@ extension MulticastDelegate {
                 // A copy: it must stay alive across the suspension.
                 let delegate = slot.copyOfDelegate(as: Delegate.self)
                 keeper = nil
-                if settings != nil {
-                    recorder.begin(delegate, of: self, strong: slot.isStrong, registration: slot.registration)
-                }
+                recorder.begin(delegate, of: self, strong: slot.isStrong, registration: slot.registration)
                 let found = try await question(delegate)
                 recorder.end()
                 if found {
-                    if let settings { _deliver(recorder, threw: false, to: settings) }
+                    _deliver(recorder, threw: false, to: settings)
                     return delegate
                 }
             }
         } catch {
             recorder.end()
-            if let settings { _deliver(recorder, threw: true, to: settings) }
+            _deliver(recorder, threw: true, to: settings)
             throw error
         }
-        if let settings { _deliver(recorder, threw: false, to: settings) }
+        _deliver(recorder, threw: false, to: settings)
         return nil
     }
 }
 
 extension MulticastDelegate where Delegate: Sendable {
     /// Asks every delegate at once, as the members of ``concurrently`` do, timing each child task. Traced as
-    /// `operation` if diagnostics apply to this multicast.
+    /// `operation`, for the handlers of `settings`, the boxed settings the core keeps.
     @usableFromInline
-    nonisolated(nonsending) func _concurrentlyDiagnosed<Answer: Sendable, Failure: Error>(
-        _ operation: MulticastTrace.Operation, _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
+    nonisolated(nonsending) func _concurrentlyTraced<Answer: Sendable, Failure: Error>(
+        _ operation: MulticastTrace.Operation, settings: AnyObject,
+        _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
     ) async throws(Failure) -> [Answer] {
-        guard let settings = _settingsInEffect else { return try await concurrently._map(Array(self), transform) }
+        let settings = _DiagnosticsBox.settings(settings)
         let registered = _liveDelegates()
         let times = _TurnTimes(count: registered.count)
         defer { times.deallocate() }
@@ -87,29 +86,5 @@ extension MulticastDelegate where Delegate: Sendable {
             deliver(threw: true)
             throw error
         }
-    }
-}
-
-/// The start and end of each child task of a traced concurrent call, a position per delegate.
-///
-/// Unchecked: each position is written by one child task alone, and read once the group has ended.
-struct _TurnTimes: @unchecked Sendable {
-    let times: UnsafeMutableBufferPointer<(started: UInt64, ended: UInt64)>
-
-    init(count: Int) {
-        times = .allocate(capacity: count)
-        times.initialize(repeating: (0, 0))
-    }
-
-    func set(_ position: Int, started: UInt64, ended: UInt64) {
-        times[position] = (started, ended)
-    }
-
-    subscript(position: Int) -> (started: UInt64, ended: UInt64) {
-        times[position]
-    }
-
-    func deallocate() {
-        times.deallocate()
     }
 }

@@ -163,8 +163,9 @@ public final class MulticastDelegate<Delegate> {
     public func add(
         _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
     ) -> Bool {
-        if _Diagnostics.areOnAnywhere {  // see MulticastDelegate+Diagnostics.swift
-            return _addDiagnosed(delegate, retention: retention, site: _Site(fileID: file, line: line))
+        // Diagnostics: see MulticastDelegate+Diagnostics.swift.
+        if _Diagnostics.areOnAnywhere, _core.diagnosticsInEffect != nil {
+            return _addRecordingSite(delegate, retention: retention, site: _Site(fileID: file, line: line))
         }
         let object = _objectToRegister(delegate)
         let strong = retention.isStrong
@@ -284,7 +285,10 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
-        if _Diagnostics.areOnAnywhere { return try _callDiagnosed(body) }  // see MulticastDelegate+Diagnostics.swift
+        // Diagnostics: see MulticastDelegate+Diagnostics.swift.
+        if _Diagnostics.areOnAnywhere, let settings = _core.diagnosticsForCall {
+            return try _callTraced(body, settings: settings)
+        }
         var pass = _Pass(_core)
         var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {

@@ -1,10 +1,10 @@
-// How a trace, a turn and a duration read as text, and the ready-made settings that print them. Names come from
-// the types' reflection, when a line is made, so that tracing a call reads no type name.
+// How a trace, a turn and a duration read as text, and the ready-made settings that print them. Type names come
+// from interpolating the types, when a line is made, so that tracing a call reads no type name.
 
 extension MulticastTrace: CustomStringConvertible {
     /// The multicast's label, or, if it has none, its type: `MulticastDelegate<MessageDelegate>`.
     public var multicastName: String {
-        label ?? String(describing: _multicastType)
+        label ?? "\(_multicastType)"
     }
 
     /// The trace in one line: the multicast, the operation, how many delegates and the call's time, then each
@@ -27,7 +27,7 @@ extension MulticastTrace: CustomStringConvertible {
 extension MulticastTrace.Turn: CustomStringConvertible {
     /// The delegate's class, without its module.
     public var delegateTypeName: String {
-        String(describing: delegateType)
+        "\(delegateType)"
     }
 
     /// The turn in a few words: `ChatScreen (weak, ChatSession.swift:40) 9.8 µs`. The format is for people, and

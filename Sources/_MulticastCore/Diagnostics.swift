@@ -197,9 +197,18 @@ extension _Core {
         }
     }
 
-    /// The settings that apply to this multicast: its own, or else the process's.
+    /// The settings that apply to this multicast: its own, or else the process's. What an add asks, while
+    /// diagnostics are on somewhere, to know whether to record its site.
+    @usableFromInline
     package var diagnosticsInEffect: AnyObject? {
         diagnostics ?? _Diagnostics.processWide
+    }
+
+    /// The settings that trace a call made now: those in effect, unless the calling thread is running a
+    /// diagnostics handler, whose calls are not traced. What a call asks while diagnostics are on somewhere.
+    @usableFromInline
+    package var diagnosticsForCall: AnyObject? {
+        _Diagnostics.isRunningHook ? nil : diagnosticsInEffect
     }
 
     /// Where each of `registrations` was added, as far as it was recorded.

@@ -62,8 +62,9 @@ static inline void _multicast_spin_hint(void) {
 /// `_multicast_diagnosed_add_relaxed`.
 extern intptr_t _multicast_diagnosed;
 
-/// Loads `_multicast_diagnosed` with no ordering: a plain load, which the call path makes once per call.
-static inline intptr_t _multicast_diagnosed_load_relaxed(void) {
+/// Loads `_multicast_diagnosed` with no ordering: a plain load, which the call path makes once per call. Always
+/// inlined, so that an unoptimized build of the caller makes the load, not a call.
+__attribute__((always_inline)) static inline intptr_t _multicast_diagnosed_load_relaxed(void) {
     return __atomic_load_n(&_multicast_diagnosed, __ATOMIC_RELAXED);
 }
 
