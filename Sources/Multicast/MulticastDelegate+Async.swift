@@ -73,6 +73,15 @@ extension MulticastDelegate {
             _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
             defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
+            // Diagnostics: see MulticastDelegate+TracedAsync.swift.
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                _ = try await _multicast._inTurnTraced(.inTurnCall, settings: settings) {
+                    delegate async throws(Failure) in
+                    try await body(delegate)
+                    return false
+                }
+                return
+            }
             var pass = unsafe _Pass(_multicast._core)
             // A copy of each delegate: it must stay alive across the suspension.
             while let delegate = pass.nextDelegate(as: Delegate.self) {
@@ -100,6 +109,14 @@ extension MulticastDelegate {
         ) async throws(Failure) -> [Answer] {
             var answers: [Answer] = []
             defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                _ = try await _multicast._inTurnTraced(.inTurnMap, settings: settings) {
+                    delegate async throws(Failure) in
+                    answers.append(try await transform(delegate))
+                    return false
+                }
+                return answers
+            }
             var pass = unsafe _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 answers.append(try await transform(delegate))
@@ -122,6 +139,9 @@ extension MulticastDelegate {
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Delegate? {
             defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                return try await _multicast._inTurnTraced(.inTurnFirst, settings: settings, predicate)
+            }
             var pass = unsafe _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 if try await predicate(delegate) { return delegate }
@@ -139,7 +159,10 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func contains<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Bool {
-            try await first(where: predicate) != nil
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                return try await _multicast._inTurnTraced(.inTurnContains, settings: settings, predicate) != nil
+            }
+            return try await first(where: predicate) != nil
         }
 
         /// Returns whether every delegate's async answer to `predicate` is true, asking them one after another, in
@@ -159,7 +182,13 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func allSatisfy<Failure: Error>(
             _ predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Bool {
-            try await first(where: { delegate async throws(Failure) in try await !predicate(delegate) }) == nil
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                return try await _multicast._inTurnTraced(.inTurnAllSatisfy, settings: settings) {
+                    delegate async throws(Failure) in
+                    try await !predicate(delegate)
+                } == nil
+            }
+            return try await first(where: { delegate async throws(Failure) in try await !predicate(delegate) }) == nil
         }
     }
 }
@@ -225,7 +254,12 @@ extension MulticastDelegate where Delegate: Sendable {
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: @Sendable (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
-            _ = try await map(body)
+            // Diagnostics: see MulticastDelegate+TracedAsync.swift.
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                _ = try await _multicast._concurrentlyTraced(.concurrentlyCall, settings: settings, body)
+                return
+            }
+            _ = try await _map(Array(_multicast), body)
         }
 
         /// Asks every delegate at once, each in a child task, and returns their answers in the order the
@@ -251,9 +285,20 @@ extension MulticastDelegate where Delegate: Sendable {
         nonisolated(nonsending) public func map<Answer: Sendable, Failure: Error>(
             _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
+            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
+                return try await _multicast._concurrentlyTraced(.concurrentlyMap, settings: settings, transform)
+            }
             // Every delegate is listed before the first task starts: a task that removed delegates while the
             // listing walked them would otherwise leave later ones with no task.
-            var delegates = Array(_multicast)
+            return try await _map(Array(_multicast), transform)
+        }
+
+        /// Asks each of `delegates` at once, each in a child task, and returns their answers in the order of
+        /// `delegates`: ``map(_:)``, once the delegates are listed.
+        @inlinable
+        nonisolated(nonsending) func _map<Answer: Sendable, Failure: Error>(
+            _ delegates: consuming [Delegate], _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
+        ) async throws(Failure) -> [Answer] {
             // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
             // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
             // is sound here: the group does not return before every child task has finished. It is given a

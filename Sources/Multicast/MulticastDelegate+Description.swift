@@ -1,46 +1,48 @@
 // What `print(events)`, `dump(events)` and `po events` show: the live delegates in call order, each with how
-// it is held.
+// it is held and, for `debugPrint`, `dump` and `po`, where it was added if diagnostics recorded it.
 
 import _MulticastCore
 
 extension MulticastDelegate: CustomStringConvertible {
-    /// The live delegates, in the order they are called, each with its retention.
+    /// The live delegates, in the order they are called, each with its retention; the multicast's label, if it
+    /// has one, after its type.
     ///
     /// ```swift
     /// print(tabBar)  // MulticastDelegate<TabBarDelegate>[Screen (weak), Logger (strong)]
+    /// print(MulticastDelegate<any TabBarDelegate>(label: "tabs"))  // MulticastDelegate<TabBarDelegate>(label: "tabs")[]
     /// ```
     ///
     /// Each delegate is described with `String(describing:)`, after the multicast has let go of its lock.
     /// The description keeps no delegate alive once it returns.
     public var description: String {
-        _describe(String(describing: Self.self)) { String(describing: $0) }
+        _describe(String(describing: Self.self), sites: false) { String(describing: $0) }
     }
 }
 
 extension MulticastDelegate: CustomDebugStringConvertible {
-    /// The live delegates, in the order they are called, each with its retention, as `po` in a debugger
-    /// shows them.
+    /// The live delegates, in the order they are called, each with its retention and, if diagnostics recorded
+    /// it, where it was added, as `po` in a debugger shows them.
     ///
     /// ```swift
     /// debugPrint(tabBar)
-    /// // Multicast.MulticastDelegate<MyApp.TabBarDelegate>[MyApp.Screen (weak), MyApp.Logger (strong)]
+    /// // Multicast.MulticastDelegate<MyApp.TabBarDelegate>[MyApp.Screen (weak, Screen.swift:12), MyApp.Logger (strong)]
     /// ```
     ///
     /// Each delegate is described with `String(reflecting:)`, after the multicast has let go of its lock.
     /// The description keeps no delegate alive once it returns.
     public var debugDescription: String {
-        _describe(String(reflecting: Self.self)) { String(reflecting: $0) }
+        _describe(String(reflecting: Self.self), sites: true) { String(reflecting: $0) }
     }
 }
 
 extension MulticastDelegate: CustomReflectable {
-    /// A collection of the live delegates, in the order they are called, each labelled with its retention,
-    /// for `dump(_:)` and debuggers.
+    /// A collection of the live delegates, in the order they are called, each labelled with its retention and,
+    /// if diagnostics recorded it, where it was added, for `dump(_:)` and debuggers.
     ///
     /// ```swift
     /// dump(tabBar)
     /// // ▿ 2 elements
-    /// //   ▿ weak: Screen #0
+    /// //   ▿ weak (Screen.swift:12): Screen #0
     /// //     - title: "Chats"
     /// //   ▿ strong: Logger #1
     /// ```
@@ -48,10 +50,11 @@ extension MulticastDelegate: CustomReflectable {
     /// The mirror holds a weakly held delegate weakly: if the delegate is deallocated while the mirror is
     /// kept, its child shows `nil`.
     public var customMirror: Mirror {
-        let children = _liveDelegates().map { delegate, retention -> Mirror.Child in
-            switch retention {
-            case .strong: (label: "strong", value: delegate)
-            case .weak: (label: "weak", value: _WeakMirrorChild(delegate: delegate))
+        let children = registeredDelegates().map { registered -> Mirror.Child in
+            let site = registered.site.map { " (\($0))" } ?? ""
+            return switch registered.retention {
+            case .strong: (label: "strong" + site, value: registered.delegate)
+            case .weak: (label: "weak" + site, value: _WeakMirrorChild(delegate: registered.delegate))
             }
         }
         return Mirror(self, children: children, displayStyle: .collection)
@@ -59,24 +62,16 @@ extension MulticastDelegate: CustomReflectable {
 }
 
 extension MulticastDelegate {
-    /// `typeName`, then the live delegates as `describe` shows them, each with its retention.
-    func _describe(_ typeName: String, _ describe: (Delegate) -> String) -> String {
-        let delegates = _liveDelegates().map { delegate, retention in
-            "\(describe(delegate)) (\(retention == .strong ? "strong" : "weak"))"
+    /// `typeName` and the label, then the live delegates as `describe` shows them, each with its retention and,
+    /// with `sites`, where it was added.
+    func _describe(_ typeName: String, sites: Bool, _ describe: (Delegate) -> String) -> String {
+        let delegates = registeredDelegates().map { registered in
+            let retention = registered.retention == .strong ? "strong" : "weak"
+            let site = sites ? registered.site.map { ", \($0)" } ?? "" : ""
+            return "\(describe(registered.delegate)) (\(retention)\(site))"
         }
-        return "\(typeName)[\(delegates.joined(separator: ", "))]"
-    }
-
-    /// The live delegates, in call order, each with its retention: strong references, for the caller to let
-    /// go of. One pass, which holds the lock only to start; no delegate code runs during it.
-    func _liveDelegates() -> [(delegate: Delegate, retention: Retention)] {
-        var delegates: [(delegate: Delegate, retention: Retention)] = []
-        var pass = unsafe _Pass(_core)
-        var keeper: AnyObject?
-        while let slot = unsafe pass.next(keeping: &keeper) {
-            unsafe delegates.append((slot.copyOfDelegate(as: Delegate.self), slot.isStrong ? .strong : .weak))
-        }
-        return delegates
+        let label = label.map { "(label: \(String(reflecting: $0)))" } ?? ""
+        return "\(typeName)\(label)[\(delegates.joined(separator: ", "))]"
     }
 }
 

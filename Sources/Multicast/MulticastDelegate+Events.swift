@@ -29,7 +29,7 @@ extension MulticastDelegate {
     ///
     /// The forwarder is added before `events` returns, so no event called after that is missed, even before
     /// the iteration starts. The sequence keeps the forwarder alive, and the multicast holds it weakly, as it
-    /// holds every delegate added with ``add(_:)``. The forwarder is removed when the iteration ends: when
+    /// holds every delegate added with ``add(_:file:line:)``. The forwarder is removed when the iteration ends: when
     /// the forwarder finishes the continuation, when the iterating task is cancelled, or when the sequence and
     /// its iterator are dropped (a `break` out of a `for await` loop); nothing else needs to remove it.
     /// Removing the forwarder yourself, with ``remove(_:)`` or ``removeAll()``, stops its events but does not
@@ -66,7 +66,7 @@ extension MulticastDelegate {
     ///     given. It is called once, before `events` returns.
     /// - Returns: The events, in the order the forwarder yielded them.
     /// - Precondition: The forwarder is a class instance that is not registered yet.
-    /// - Complexity: Amortized O(1), as ``add(_:)``; removing the forwarder at the end is O(1) too.
+    /// - Complexity: Amortized O(1), as ``add(_:file:line:)``; removing the forwarder at the end is O(1) too.
     public func events<Element>(
         of elementType: Element.Type = Element.self,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
@@ -158,7 +158,7 @@ extension MulticastDelegate.Registration {
     ///     given. It is called once, before `events` returns.
     /// - Returns: The events, in the order the forwarder yielded them.
     /// - Precondition: The forwarder is a class instance that is not registered yet.
-    /// - Complexity: Amortized O(1), as ``add(_:)``.
+    /// - Complexity: Amortized O(1), as ``add(_:file:line:)``.
     public func events<Element>(
         of elementType: Element.Type = Element.self,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,

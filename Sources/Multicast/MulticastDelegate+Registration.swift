@@ -22,7 +22,7 @@ extension MulticastDelegate {
     /// tabBar.observers.add(screen)
     /// ```
     ///
-    /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:)`` holds a delegate
+    /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:file:line:)`` holds a delegate
     /// weakly, and every member may be used from any thread. It is `Sendable` when the multicast is.
     // Frozen: a view is its multicast and nothing else, and its members, inlined into the caller, read that one
     // property. So a client built against Multicast as a binary framework holds a view as the reference it is,
@@ -37,9 +37,12 @@ extension MulticastDelegate {
             _multicast = multicast
         }
 
-        /// Adds a delegate, held weakly, after those already registered, as ``MulticastDelegate/add(_:)`` does.
+        /// Adds a delegate, held weakly, after those already registered, as ``MulticastDelegate/add(_:file:line:)`` does.
         ///
-        /// - Parameter delegate: A class instance. If it is already registered weakly, nothing changes.
+        /// - Parameters:
+        ///   - delegate: A class instance. If it is already registered weakly, nothing changes.
+        ///   - file: Where the delegate is added, which diagnostics record; leave the default.
+        ///   - line: Where the delegate is added, which diagnostics record; leave the default.
         /// - Returns: `true` if the delegate was added, `false` if it was already registered weakly.
         /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
         ///   is not this registration's multicast, and is not registered strongly: remove it first, then add it
@@ -47,17 +50,19 @@ extension MulticastDelegate {
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult
-        public func add(_ delegate: Delegate) -> Bool {
-            _multicast.add(delegate)
+        public func add(_ delegate: Delegate, file: StaticString = #fileID, line: UInt = #line) -> Bool {
+            _multicast.add(delegate, file: file, line: line)
         }
 
         /// Adds a delegate after those already registered, held as `retention` says, as
-        /// ``MulticastDelegate/add(_:retention:)`` does.
+        /// ``MulticastDelegate/add(_:retention:file:line:)`` does.
         ///
         /// - Parameters:
         ///   - delegate: A class instance. If it is already registered with this retention, nothing changes, and
         ///     it keeps its position.
         ///   - retention: Whether the multicast keeps the delegate alive.
+        ///   - file: Where the delegate is added, which diagnostics record; leave the default.
+        ///   - line: Where the delegate is added, which diagnostics record; leave the default.
         /// - Returns: `true` if the delegate was added, `false` if it was already registered with this retention.
         /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
         ///   is not this registration's multicast, and is not registered with the other retention: remove it
@@ -65,8 +70,10 @@ extension MulticastDelegate {
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult
-        public func add(_ delegate: Delegate, retention: Retention) -> Bool {
-            _multicast.add(delegate, retention: retention)
+        public func add(
+            _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
+        ) -> Bool {
+            _multicast.add(delegate, retention: retention, file: file, line: line)
         }
 
         /// Removes a delegate, as ``MulticastDelegate/remove(_:)`` does.

@@ -116,21 +116,49 @@ public final class MulticastDelegate<Delegate> {
                 alignment: alignment))
     }
 
+    /// Creates a multicast with no delegates, named `label` in its traces and descriptions.
+    ///
+    /// ```swift
+    /// let messages = MulticastDelegate<any MessageDelegate>(label: "messages")
+    /// ```
+    ///
+    /// The label is for people reading a trace (see ``MulticastDiagnostics``): a multicast without one is
+    /// named by its type, `MulticastDelegate<MessageDelegate>`, which does not tell two multicasts of the same
+    /// protocol apart.
+    ///
+    /// - Parameter label: The multicast's name in traces and in ``debugDescription``.
+    /// - Precondition: `Delegate` is a type that ``init()`` accepts.
+    public init(label: String) {
+        Self._refuseUnfitDelegateType()
+        _core = unsafe _Core(
+            layout: _DelegateLayout(of: Delegate.self),
+            delegatesAreReferences: _Slot.valuesAreReferences(Delegate.self),
+            label: label)
+    }
+
+    /// The name given to ``init(label:)``; nil for a multicast made with ``init()``.
+    public var label: String? {
+        _core.label
+    }
+
     /// Adds a delegate, held weakly, after those already registered.
     ///
     /// ```swift
     /// messages.add(self)
     /// ```
     ///
-    /// - Parameter delegate: A class instance. If it is already registered, nothing changes.
-    /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-    /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
-    ///   and is not this multicast.
+    /// - Parameters:
+    ///   - delegate: A class instance. If it is already registered weakly, nothing changes.
+    ///   - file: Where the delegate is added, which diagnostics record; leave the default, the caller's file.
+    ///   - line: Where the delegate is added, which diagnostics record; leave the default, the caller's line.
+    /// - Returns: `true` if the delegate was added, `false` if it was already registered weakly.
+    /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`), is
+    ///   not this multicast, and is not registered strongly: remove it first, then add it weakly.
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
-    public func add(_ delegate: Delegate) -> Bool {
-        add(delegate, retention: .weak)
+    public func add(_ delegate: Delegate, file: StaticString = #fileID, line: UInt = #line) -> Bool {
+        add(delegate, retention: .weak, file: file, line: line)
     }
 
     /// Adds a delegate after those already registered, held as `retention` says.
@@ -143,19 +171,25 @@ public final class MulticastDelegate<Delegate> {
     ///   - delegate: A class instance. If it is already registered with this retention, nothing changes, and
     ///     it keeps its position.
     ///   - retention: Whether the multicast keeps the delegate alive.
+    ///   - file: Where the delegate is added, which diagnostics record; leave the default, the caller's file.
+    ///   - line: Where the delegate is added, which diagnostics record; leave the default, the caller's line.
     /// - Returns: `true` if the delegate was added, `false` if it was already registered with this retention.
     /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
     ///   is not this multicast (a multicast that conforms to its own delegate protocol, added to itself,
     ///   would call itself without end), and is not registered already with the other retention: a delegate
     ///   has one retention, so remove it first, then add it again with the retention it is to have.
-    /// - Complexity: Amortized O(1).
+    /// - Complexity: Amortized O(1). The site is recorded only while diagnostics are on for this multicast or
+    ///   the process (see ``MulticastDiagnostics``); otherwise `file` and `line` cost nothing.
     @inlinable
     @discardableResult
-    public func add(_ delegate: Delegate, retention: Retention) -> Bool {
-        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
-            Self._refuseNonClass(type(of: delegate as Any))
+    public func add(
+        _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
+    ) -> Bool {
+        // Diagnostics: see MulticastDelegate+Diagnostics.swift.
+        if _Diagnostics.areOnAnywhere, _core.diagnosticsInEffect != nil {
+            return _addRecordingSite(delegate, retention: retention, site: _Site(fileID: file, line: line))
         }
-        if unsafe object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
+        let object = unsafe _objectToRegister(delegate)
         let strong = retention.isStrong
         // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
         // object itself. The core copies the value's bits, a bit copy of a value that is not trivial, outside the
@@ -168,6 +202,14 @@ public final class MulticastDelegate<Delegate> {
                 unsafe _core.add(bitsOf: $0, object: object, strong: strong)
             }
             : unsafe withUnsafePointer(to: delegate) { unsafe _core.add(bitsOf: $0, object: object, strong: strong) }
+        return unsafe _answer(to: addition, of: object, retention: retention)
+    }
+
+    /// What `add` returns for the core's `addition` of `object`; stops the program for an addition that can
+    /// never be what the caller meant.
+    @inlinable
+    @inline(always)
+    func _answer(to addition: _Addition, of object: Unmanaged<AnyObject>, retention: Retention) -> Bool {
         switch addition {
         case .added: return true
         case .alreadyRegistered: return false
@@ -175,6 +217,18 @@ public final class MulticastDelegate<Delegate> {
             unsafe Self._refuseOtherRetention(type(of: object.takeUnretainedValue()), asked: retention)
         case .deallocating: unsafe Self._refuseDeallocating(type(of: object.takeUnretainedValue()))
         }
+    }
+
+    /// The object that `delegate` is, for `add`; stops the program if it is not a class instance, or is this
+    /// multicast.
+    @inlinable
+    @inline(always)
+    func _objectToRegister(_ delegate: Delegate) -> Unmanaged<AnyObject> {
+        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+            Self._refuseNonClass(type(of: delegate as Any))
+        }
+        if unsafe object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
+        return unsafe object
     }
 
     /// Removes a delegate.
@@ -277,6 +331,10 @@ public final class MulticastDelegate<Delegate> {
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
         defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
+        // Diagnostics: see MulticastDelegate+Diagnostics.swift.
+        if _Diagnostics.areOnAnywhere, let settings = _core.diagnosticsForCall {
+            return try _callTraced(body, settings: settings)
+        }
         var pass = unsafe _Pass(_core)
         var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {

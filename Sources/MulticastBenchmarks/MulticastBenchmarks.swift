@@ -1,4 +1,5 @@
 import Foundation
+import Multicast
 
 /// `swift run -c release MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]`
 ///
@@ -11,11 +12,17 @@ import Foundation
 /// adds and removes one delegate `COUNT` times among `OTHERS` and prints ns per pair, `--bulk NAME COUNT` adds
 /// `COUNT` fresh delegates to a new contender and removes them in the bulk scenario's shuffled order and prints
 /// ns per operation, `--ranges FILE...` prints the range of each target and headline ratio over several runs'
-/// `--json` files, and `--churn NAME N SECONDS` one contender under churn, for profiling.
+/// `--json` files, and `--churn NAME N SECONDS` one contender under churn, for profiling. `--diagnostics traced`
+/// or `--diagnostics elsewhere`, with any of them, measures Multicast with diagnostics on.
 @main
 struct MulticastBenchmarks {
     static func main() throws {
         var arguments = CommandLine.arguments.dropFirst()
+        if let flag = arguments.firstIndex(of: "--diagnostics") {
+            guard flag + 1 < arguments.endIndex else { usage("--diagnostics needs traced or elsewhere") }
+            switchOnDiagnostics(arguments[flag + 1])
+            arguments.removeSubrange(flag...(flag + 1))
+        }
         if arguments.first == "--count-allocations" {
             return runAlone(Array(arguments.dropFirst()))
         }
@@ -68,6 +75,7 @@ struct MulticastBenchmarks {
         print(
             """
             usage: MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]
+                   (any of these) --diagnostics traced|elsewhere
                    MulticastBenchmarks --count-allocations CONTENDER N CALLS
                    MulticastBenchmarks --add-remove CONTENDER N
                    MulticastBenchmarks --pairs CONTENDER OTHERS COUNT
@@ -78,6 +86,25 @@ struct MulticastBenchmarks {
             """
         )
         exit(problem == nil ? 0 : 2)
+    }
+
+    /// A multicast whose diagnostics are on, so that every other multicast's call and add take their
+    /// diagnosed paths and find no settings: `--diagnostics elsewhere`.
+    nonisolated(unsafe) static var diagnosedElsewhere: MulticastDelegate<any Receiver>?
+
+    /// Turns diagnostics on for the run: `traced` traces every multicast's call into a handler that does
+    /// nothing, which is what tracing itself costs; `elsewhere` turns them on for one multicast that is never
+    /// called, which is what the others pay while some multicast is traced.
+    static func switchOnDiagnostics(_ mode: String) {
+        switch mode {
+        case "traced":
+            MulticastDiagnostics.processWide = MulticastDiagnostics(traceHandler: { _ in })
+        case "elsewhere":
+            diagnosedElsewhere = MulticastDelegate<any Receiver>(label: "elsewhere")
+            diagnosedElsewhere?.diagnostics = MulticastDiagnostics(traceHandler: { _ in })
+        default: usage("--diagnostics takes traced or elsewhere")
+        }
+        print("diagnostics: \(mode)")
     }
 
     /// Adds then removes `N` delegates with one registering contender.

@@ -363,7 +363,7 @@ extension _Slot {
     /// a class-bound existential, the inline buffer of any other existential). The exceptions: `any Error`,
     /// which a multicast refuses, and an `Any` that holds another existential, which keeps it in a box (a value
     /// wrapped twice by generic code); such a value is unwrapped by a cast, and a multicast of `Any` stores the
-    /// object itself (see ``MulticastDelegate/add(_:retention:)``). Either way `delegate` keeps the object alive.
+    /// object itself (see ``MulticastDelegate/add(_:retention:file:line:)``). Either way `delegate` keeps the object alive.
     @inlinable
     package static func object<Delegate>(of delegate: Delegate, knownToBeOne: Bool) -> Unmanaged<AnyObject>? {
         if !knownToBeOne {

@@ -45,4 +45,32 @@ static inline intptr_t _multicast_fetch_or_acquire(intptr_t *_Nonnull word, intp
     return __atomic_fetch_or(word, mask, __ATOMIC_ACQUIRE);
 }
 
+// Diagnostics (Sources/_MulticastCore/Diagnostics.swift). Every call and add reads one word, which is nonzero
+// while any multicast, or the process, has diagnostics on; the rest is out of line, in shims.c.
+
+/// How many multicasts have diagnostics of their own, plus one while the process has them: written only through
+/// `_multicast_diagnosed_add_relaxed`.
+extern intptr_t _multicast_diagnosed;
+
+/// Loads `_multicast_diagnosed` with no ordering: a plain load, which the call path makes once per call. Always
+/// inlined, so that an unoptimized build of the caller makes the load, not a call.
+__attribute__((always_inline)) static inline intptr_t _multicast_diagnosed_load_relaxed(void) {
+    return __atomic_load_n(&_multicast_diagnosed, __ATOMIC_RELAXED);
+}
+
+/// Adds `value` to `_multicast_diagnosed` with no ordering.
+static inline void _multicast_diagnosed_add_relaxed(intptr_t value) {
+    __atomic_fetch_add(&_multicast_diagnosed, value, __ATOMIC_RELAXED);
+}
+
+/// A monotonic clock in nanoseconds, from an arbitrary start: `clock_gettime(CLOCK_MONOTONIC)` where POSIX has
+/// it, `QueryPerformanceCounter` on Windows. For differences only.
+uint64_t _multicast_monotonic_nanoseconds(void);
+
+/// How many diagnostics hooks are running on the calling thread: a thread-local count.
+intptr_t _multicast_hooks_running(void);
+
+/// Adds `value` to the calling thread's count of running hooks.
+void _multicast_hooks_running_add(intptr_t value);
+
 #endif
