@@ -6,8 +6,10 @@ Every one-operator mutant of the Swift files of Sources/_MulticastCore and Sourc
 order; a seeded sample of them is run, each in a scratch copy of the package (.build/mutations/package, never the
 working tree) whose build folder is kept, so that each mutant is an incremental build. A mutant is
 - killed when the tests fail, crash or outlast the timeout;
-- survived when they pass: a behaviour the tests do not check, or an equivalent mutant (see KNOWN_EQUIVALENTS);
-- not viable when it does not compile; it is not counted.
+- survived when they pass: a behaviour the tests do not check;
+- not viable when it does not compile; it is not counted;
+- equivalent when KNOWN_EQUIVALENTS lists it as changing no behaviour: it is neither built nor counted.
+The sample depends on the seed and on the sources: an edit of the library changes the list it is drawn from.
 
 usage: check-mutations.sh [--seed N] [--sample N] [--timeout SECONDS] [--report-only] [--list] [--all]
                           [--only FILE:LINE ...]
@@ -17,7 +19,6 @@ import fcntl
 import os
 import random
 import re
-import shutil
 import signal
 import subprocess
 import sys
