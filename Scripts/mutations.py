@@ -366,7 +366,7 @@ def main():
     parser.add_argument("--only", nargs="+", metavar="FILE:LINE", help="run the mutants of these lines alone")
     parser.add_argument("--timeout", type=float, default=0,
                         help="seconds a test run may take before its mutant counts as killed [5x the unmutated run,"
-                             " at least 60]")
+                             " at least 120: other builds may share the cores]")
     parser.add_argument("--list", action="store_true", help="print the sample and stop")
     parser.add_argument("--report-only", action="store_true", help="exit 0 even if a mutant survives")
     arguments = parser.parse_args()
@@ -407,7 +407,7 @@ def main():
         print(output[-4000:])
         print("the tests fail without a mutant: fix them first")
         return 2
-    timeout = arguments.timeout or max(60.0, 5 * seconds)
+    timeout = arguments.timeout or max(120.0, 5 * seconds)
     print(f"unmutated tests: {seconds:.1f} s; a test run that takes over {timeout:.0f} s kills its mutant")
 
     counts = {"killed": 0, "survived": 0, "not viable": 0, "equivalent": 0}
