@@ -6,6 +6,7 @@ import _MulticastShims
 
 /// Where a delegate was added: the `#fileID` and `#line` of the `add` call that registered it.
 @usableFromInline
+@frozen
 package struct _Site: Sendable {
     @usableFromInline
     package let fileID: StaticString

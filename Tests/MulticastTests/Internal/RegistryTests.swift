@@ -54,6 +54,39 @@ import Testing
         #expect(victim() == nil)
     }
 
+    /// The last pass over a strong delegate removed during it releases the delegate after letting go of the
+    /// lock: the delegate's deinit may use the multicast.
+    @Test func aStrongDelegateReleasedByTheLastPassMayUseTheMulticastInItsDeinit() {
+        final class Counter: Listener {
+            let name = "counter"
+            let delegates: MulticastDelegate<any Listener>
+            let counts: CallLog
+            init(_ delegates: MulticastDelegate<any Listener>, counts: CallLog) {
+                self.delegates = delegates
+                self.counts = counts
+            }
+            func hear(_ event: Int) {}
+            deinit { counts.append("\(delegates.count)") }  // takes the lock: it must be free
+        }
+        let delegates = MulticastDelegate<any Listener>()
+        let counts = CallLog()
+        weak var counter: Counter?
+        let remover = Recorder("remover", log: log) { _ in
+            if let counter { delegates.remove(counter) }  // before its turn, while the pass reads it
+        }
+        delegates.add(remover)
+        do {
+            let strong = Counter(delegates, counts: counts)
+            counter = strong
+            delegates.add(strong, retention: .strong)  // the multicast holds the only reference
+        }
+        delegates.call { $0.hear(1) }
+        #expect(counter == nil)
+        #expect(counts.calls == ["1"])
+        #expect(log.calls == ["remover"])
+        extendLifetime(remover)
+    }
+
     /// A pass that is not finished by hand ends where it goes out of scope, and the removal that waited for it
     /// is collected then: a new walk cannot leave the storage pinned.
     @Test func aPassEndsWhereItGoesOutOfScope() {

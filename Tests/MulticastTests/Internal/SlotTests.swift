@@ -83,6 +83,14 @@ import Testing
         if case .unregistered = storage.liveness(at: 0) {} else { Issue.record("a released slot may be called") }
     }
 
+    @Test func releasingAWeakSlotGivesBackItsWeakReference() {
+        let target = Target()
+        occupy(0, with: target, strong: false)
+        let held = _getWeakRetainCount(target)
+        #expect(storage.release(at: 0) == nil)
+        #expect(_getWeakRetainCount(target) == held - 1)
+    }
+
     /// Lent without a count, a delegate is deallocated during the body as soon as its last other reference
     /// goes: the caller's object for a weak slot, the storage's for a strong one.
     @Test func lendingTakesNoCountAndGivesTheResultBack() {
@@ -188,6 +196,45 @@ import Testing
         storage.releaseAll()
         #expect(_getRetainCount(removed) == before - (aRemovedSlotOwns ? 1 : 0))
     }
+
+    @Test func compactingInPlaceHandsTheDroppedStrongDelegatesToTheCallerAndKeepsTheOthersInOrder() {
+        let dropped = Target()
+        let kept = Target()
+        occupy(0, with: dropped, strong: true)
+        occupy(1, with: kept, strong: true)
+        let before = _getRetainCount(dropped)
+        storage.markRemoved(at: 0)
+        var objects: [AnyObject] = []
+        storage.compactInPlace(&objects)
+        // The count the slot owned is the caller's now, to let go of once the lock is.
+        #expect(objects.count == 1 && objects.first === dropped)
+        #expect(_getRetainCount(dropped) == before)
+        objects.removeAll()
+        #expect(_getRetainCount(dropped) == before - 1)
+        #expect(storage.count == 1)
+        #expect(storage.slot(at: 0).lend(as: (any Listener).self) { $0 === kept })
+    }
+
+    @Test func theLargestRegistrationNumberMakesAKeyThatKeepsItAndItsRetention() {
+        let largest = _SlotKey.maximumRegistration
+        for strong in [false, true] {
+            let key = _SlotKey(registration: largest, strong: strong)
+            #expect(key.registration == largest)
+            #expect(key.isStrong == strong)
+            #expect(key.isCallable && key.ownsReferences)
+            #expect(key.removed.registration == largest && !key.removed.isCallable)
+        }
+    }
+
+    // Exit tests exist on these systems only.
+    #if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)
+    @Test func aRegistrationNumberOutOfRangeStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) { _ = _SlotKey(registration: 0, strong: false) }
+        await #expect(processExitsWith: .failure) {
+            _ = _SlotKey(registration: _SlotKey.maximumRegistration + 1, strong: true)
+        }
+    }
+    #endif
 
     @Test func theFieldsThatPassesReadHaveTheOffsetsTheyAreReadAt() {
         #expect(MemoryLayout<_SlotState>.offset(of: \.key) == 0)
