@@ -193,24 +193,6 @@ extension MulticastDelegate {
         return delegates
     }
 
-    /// ``add(_:retention:file:line:)`` while diagnostics apply to this multicast: records where the delegate was
-    /// added, under the lock of the add.
-    @usableFromInline
-    @inline(never)
-    func _addRecordingSite(_ delegate: Delegate, retention: Retention, site: _Site) -> Bool {
-        let object = _objectToRegister(delegate)
-        let strong = retention.isStrong
-        // As `add` stores a delegate's bits.
-        let added =
-            Delegate.self == Any.self
-            ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
-                _core.add(bitsOf: $0, object: object, strong: strong, site: site)
-            }
-            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong, site: site) }
-        guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
-        return added
-    }
-
     /// ``call(_:)-rlcb`` while diagnostics apply to this multicast: times each turn, then gives the trace to the
     /// handlers of `settings`, the boxed settings that the core keeps.
     @usableFromInline

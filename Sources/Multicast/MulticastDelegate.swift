@@ -163,34 +163,28 @@ public final class MulticastDelegate<Delegate> {
     public func add(
         _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
     ) -> Bool {
-        // Diagnostics: see MulticastDelegate+Diagnostics.swift.
-        if _Diagnostics.areOnAnywhere, _core.diagnosticsInEffect != nil {
-            return _addRecordingSite(delegate, retention: retention, site: _Site(fileID: file, line: line))
-        }
-        let object = _objectToRegister(delegate)
-        let strong = retention.isStrong
-        // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
-        // object itself.
-        let added =
-            Delegate.self == Any.self
-            ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
-                _core.add(bitsOf: $0, object: object, strong: strong)
-            }
-            : withUnsafePointer(to: delegate) { _core.add(bitsOf: $0, object: object, strong: strong) }
-        guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
-        return added
-    }
-
-    /// The object that `delegate` is, for `add`; stops the program if it is not a class instance, or is this
-    /// multicast.
-    @inlinable
-    @inline(always)
-    func _objectToRegister(_ delegate: Delegate) -> Unmanaged<AnyObject> {
         guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
             Self._refuseNonClass(type(of: delegate as Any))
         }
         if object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
-        return object
+        let strong = retention.isStrong
+        // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
+        // object itself. While diagnostics are on somewhere, the out-of-line add records the site if they apply
+        // (see MulticastDelegate+Diagnostics.swift).
+        let added =
+            Delegate.self == Any.self
+            ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
+                _Diagnostics.areOnAnywhere
+                    ? _core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
+                    : _core.add(bitsOf: $0, object: object, strong: strong)
+            }
+            : withUnsafePointer(to: delegate) {
+                _Diagnostics.areOnAnywhere
+                    ? _core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
+                    : _core.add(bitsOf: $0, object: object, strong: strong)
+            }
+        guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
+        return added
     }
 
     /// Removes a delegate.
