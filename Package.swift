@@ -11,8 +11,10 @@ let package = Package(
         .target(name: "_MulticastShims"),
         // The registry, storage and lock behind a multicast: a module of its own, so that an unoptimized build of
         // Multicast inlines its hot paths (see "Writing the call path" in CONTRIBUTING.md).
-        .target(name: "_MulticastCore", dependencies: ["_MulticastShims"]),
-        .target(name: "Multicast", dependencies: ["_MulticastCore"]),
+        // Both library modules mark their unsafe code (SE-0458): each use of an unsafe construct says `unsafe`.
+        .target(
+            name: "_MulticastCore", dependencies: ["_MulticastShims"], swiftSettings: [.strictMemorySafety()]),
+        .target(name: "Multicast", dependencies: ["_MulticastCore"], swiftSettings: [.strictMemorySafety()]),
         .testTarget(name: "MulticastTests", dependencies: ["Multicast", "_MulticastCore", "MulticastChecks"]),
         // Model-based fuzzing and concurrency stress, shared by the tests and by `MulticastStress`, which runs
         // them under valgrind and the sanitizers without a test runner. Neither is a product.

@@ -31,7 +31,8 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 started=$SECONDS
 
-# 32-bit ARM, as armv7k watches; 32-bit x86; 32-bit RISC-V. Each has its own branch in the C shims.
+# 32-bit ARM, as armv7k watches; 32-bit x86; 32-bit RISC-V. The C shims have no branch per target: each target's
+# compiler builtins give its form of the same atomics (a doubleword atomic for a 64-bit key on 32-bit ARM).
 targets=(armv7-none-none-eabi i686-unknown-none-elf riscv32-none-none-eabi)
 if [[ $# -gt 0 ]]; then targets=("$@"); fi
 

@@ -8,17 +8,20 @@
 # The Darwin branches (`canImport(Darwin)`) compile against Tests/PlatformChecks/Darwin, a stand-in module that
 # declares, in Apple's headers' types, nullability and availability, what those branches use; the
 # Objective-C branches (`_runtime(_ObjC)`) are compiled by checking a copy of the sources in which that
-# condition is true, as it is on every Apple platform. The sources go through SIL diagnostics (-emit-sil),
+# condition is true, as it is on every Apple platform. The `os` branches (`canImport(os)`: the signposts) compile
+# against Tests/PlatformChecks/os, a stand-in Swift module built first for each triple, which declares, as the
+# `os` overlay does, the `OSSignposter` API they use. The sources go through SIL diagnostics (-emit-sil),
 # with the settings Package.swift gives every target and the internal checks compiled in.
 #
 # A control shows that availability is checked: Tests/PlatformChecks/AvailabilityControl.swift uses an API
 # newer than every deployment target and must be rejected on each triple, or the check fails.
 #
-# What it does not cover: nothing is built against Apple's SDK, linked or run; Darwin is a stand-in; `Int` is
-# 64-bit even on the 32-bit watchOS triples, because the Linux interface spells it so (Scripts/check-32-bit.sh
-# compiles the word-size-dependent code for 32-bit targets); the test targets are not compiled (Swift Testing
-# is not rebuilt here, and the Linux interface of Swift Testing has no Apple availability): the script checks
-# instead that every exit test is inside the platform guard.
+# What it does not cover: nothing is built against Apple's SDK, linked or run; Darwin and os are stand-ins, so
+# the signposts are type-checked and never run; `Int` is 64-bit even on the 32-bit watchOS triples, because the
+# Linux interface spells it so (Scripts/check-32-bit.sh compiles the word-size-dependent code for 32-bit
+# targets); the test targets are not compiled (Swift Testing is not rebuilt here, and the Linux interface of
+# Swift Testing has no Apple availability): the script checks instead that every exit test is inside the
+# platform guard.
 #
 # The rebuilt standard libraries are cached in .build/apple-platforms, keyed by the compiler's version and by
 # how this script builds them, so a second run only type-checks.
@@ -199,8 +202,8 @@ for triple in "${triples[@]}"; do
         return "${PIPESTATUS[0]}"
     }
     status=ok
-    output="$(compile _MulticastCore "${core_copies[@]}" && compile Multicast "${library_copies[@]}" &&
-        compile MulticastChecks "${checks_copies[@]}")" ||
+    output="$(compile os Tests/PlatformChecks/os/os.swift && compile _MulticastCore "${core_copies[@]}" &&
+        compile Multicast "${library_copies[@]}" && compile MulticastChecks "${checks_copies[@]}")" ||
         status=failed
     if [[ "$status" == ok ]] && grep -q 'warning:' <<<"$output"; then status="failed (warnings)"; fi
     # The control: code that needs a newer system than the deployment target must be rejected here.

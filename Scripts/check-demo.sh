@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end check of `swift run ChatDemo`: builds the executable, pipes a session in, plays --demo, and checks
-# what they print. Run from anywhere: `bash Scripts/check-demo.sh`.
+# End-to-end check of `swift run ChatDemo`: builds the executable, pipes a session in (with /trace on, then off),
+# plays --demo, and checks what they print. Run from anywhere: `bash Scripts/check-demo.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,7 +34,13 @@ session=$(printf '%s\n' \
     '/unread' \
     '/bogus' \
     '/burst -1' \
-    'still here' |
+    'still here' \
+    '/trace' \
+    '/open banner' \
+    'traced' \
+    '/burst 10' \
+    '/trace' \
+    'untraced' |
     "$demo")
 
 # The screens open after `/open chats` and `/close banner`, in the order they opened; and what each answers to
@@ -61,6 +67,32 @@ expect 1 "every open screen received exactly 2000: $(joined ', ' "${open[@]}")" 
 expect 1 "unread: $(joined ', ' "${unread[@]}"); total 4003" "$session" '/unread total'
 expect 2 'error: ' "$session" 'bad input gives one error line each'
 expect "${#open[@]}" 'received "still here"' "$session" 'the session goes on after bad input'
+
+# /trace: the message after it is traced, a line for the call and one per screen called, in the order they
+# opened; the screens opened before /trace have no recorded site, the banner opened after it has one.
+traced=("${open[@]}" banner#2)
+trace=$(sed -n '/^> traced$/,/^> /p' <<<"$session" | grep '^trace:' || true)
+expect 1 'trace on: ' "$session" '/trace turns the trace on'
+expect 1 "trace: messages call, ${#traced[@]} screens, " "$trace" 'the traced message: one line for the call'
+turns=$(grep -F 'trace:   ' <<<"$trace" | sed -E 's/^trace:   ([^,]*),.*/\1/' | paste -sd' ' || true)
+if [[ $turns == "${traced[*]}" ]]; then
+    printf 'ok    the traced message: a line per screen called, in order: %s\n' "$turns"
+else
+    printf 'FAIL  the traced message: screens "%s", expected "%s"\n' "$turns" "${traced[*]}"
+    failures=$((failures + 1))
+fi
+expect "${#open[@]}" ', added before /trace, ' "$trace" 'screens opened before /trace have no site'
+expect 1 'trace:   banner#2, added at ChatSession.swift:' "$trace" 'the screen opened after /trace: its site'
+timed=$(grep -cE ', [0-9]+(\.[0-9])? (ns|µs|ms)$' <<<"$trace" || true)
+if [[ $timed -eq $((1 + ${#traced[@]})) ]]; then
+    printf 'ok    the traced message: the call and every turn end with a time\n'
+else
+    printf 'FAIL  the traced message: %s lines end with a time, expected %s\n' "$timed" $((1 + ${#traced[@]}))
+    failures=$((failures + 1))
+fi
+expect 0 'trace:' "$(sed -n '/^> \/burst 10$/,/^> /p' <<<"$session")" 'a burst is not traced'
+expect 1 'trace off' "$session" 'the second /trace turns it off'
+expect 0 'trace:' "$(sed -n '/^> untraced$/,$p' <<<"$session")" 'no trace after /trace off'
 WHOLE_LINE=1 expect 1 'bye' "$session" 'the end of the input ends the session'
 expect 0 $'\e[' "$session" 'no colors into a pipe'
 
@@ -74,6 +106,7 @@ fi
 expect 1 'every open screen received exactly 1000' "$demo_output" '--demo bursts'
 expect 1 'unread: ' "$demo_output" '--demo asks for unread counts'
 expect 0 'error: ' "$demo_output" '--demo has no errors'
+expect 1 'trace:   chats#2, added at ChatSession.swift:' "$demo_output" '--demo traces a message, with a site'
 
 # A bad option fails with the usage.
 if "$demo" --bogus >/dev/null 2>&1; then

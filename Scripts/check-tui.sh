@@ -5,10 +5,12 @@
 #
 # It checks that the view opens on the alternate screen with a pane per screen; that a typed message reaches
 # every pane, ASCII or with wide and combining characters, and the pane borders stay aligned; that /close and
-# /open take a pane away and add one; that an error shows on the status line and the session goes on; that /burst
-# ends with its exact-count check; that a resize reflows the panes; that NO_COLOR draws no colors; that --demo
-# plays on the full screen and --plain stays line by line; and that /quit, Control-C, Control-D, SIGTERM and
-# SIGSEGV all give the terminal back: main screen, visible cursor, the `stty` settings of before.
+# /open take a pane away and add one; that an error shows on the status line and the session goes on; that
+# /trace shows, with each message, every screen called, where it was added and its time, and turns off again;
+# that /burst ends with its exact-count check; that a resize reflows the panes; that NO_COLOR draws no colors;
+# that --demo plays on the full screen and --plain stays line by line, /trace included; and that /quit,
+# Control-C, Control-D, SIGTERM and SIGSEGV all give the terminal back: main screen, visible cursor, the `stty`
+# settings of before.
 #
 # Every wait polls with a time limit: a mismatch fails with the captured screen, never hangs.
 # Usage: bash Scripts/check-tui.sh (needs tmux: apt-get install tmux)
@@ -84,6 +86,7 @@ start() {
 
 screen() { tmx capture-pane -p; }
 has() { screen | grep -qF -- "$1"; }
+screen_matches() { screen | grep -qE -- "$1"; }
 alternate_screen() { [[ $(tmx display -p '#{alternate_on}') == "$1" ]]; }
 
 # until_ok WHAT SECONDS COMMAND...: polls COMMAND every 0.1 s; ok once it succeeds, FAIL when the time is up.
@@ -194,14 +197,28 @@ until_ok "the pane borders stay aligned" 2 aligned
 type_line "/close banner"
 until_ok "/close banner: its pane goes" 10 titles_are "${closed[*]}"
 until_ok "/close banner: the status line says it was released" 2 has "banner#1 left (released; no remove call)"
+type_line "/trace"
+until_ok "/trace: the status line says the trace is on" 10 has "trace on: "
 type_line "/open banner"
 until_ok "/open banner: a pane comes, last" 10 titles_are "${reopened[*]}"
+type_line "traced in tmux"
+until_ok "/trace: a message shows in every pane" 10 in_every_pane "traced in tmux"
+until_ok "/trace: the status lines trace the call" 2 has "trace: messages call, ${#reopened[@]} screens, "
+until_ok "/trace: a screen opened before it, its time and no site" 2 \
+    screen_matches "^trace:   ${reopened[0]}, added before /trace, [0-9.]+ (ns|µs|ms)"
+until_ok "/trace: the screen opened after it, where it was added" 2 \
+    screen_matches "^trace:   banner#2, added at ChatSession\.swift:[0-9]+, [0-9.]+ (ns|µs|ms)"
+type_line "/trace"
+until_ok "/trace again: the trace is off" 10 has "trace off"
+type_line "untraced"
+until_ok "/trace off: a message shows in every pane" 10 in_every_pane "untraced"
+screen | grep -qF "trace:" && fail "/trace off: the status lines still trace" || ok "/trace off: no trace"
 type_line "/bogus"
 until_ok "a bad command shows an error on the status line" 10 has "error: unknown command /bogus"
 type_line "/burst 2000"
 until_ok "/burst ends with the exact-count check" 30 \
     has "every open screen received exactly 2000: $(joined ', ' "${reopened[@]}")"
-until_ok "/burst: the counters show every message, the two before it too" 2 has "2002 unread · 2002 received"
+until_ok "/burst: the counters show every message, the four before it too" 2 has "2004 unread · 2004 received"
 tmx resize-window -x 60 -y 40
 first_row_panes() { [[ $(screen | head -1 | grep -o '┌' | wc -l) == "$1" ]]; }
 until_ok "a resize to 60 columns reflows the panes: two on the first row" 10 first_row_panes 2
@@ -269,6 +286,12 @@ every_screen_received_hi() {
     for name in "${first[@]}"; do has "$name received \"hi\"" || return 1; done
 }
 until_ok "--plain: each screen prints what it received" 10 every_screen_received_hi
+type_line "/trace"
+type_line "/open chats"
+type_line "plain and traced"
+until_ok "--plain /trace: a line for the call" 10 has "trace: messages call, $((${#first[@]} + 1)) screens, "
+until_ok "--plain /trace: the screen opened after it, where it was added" 2 \
+    screen_matches "^trace:   chats#2, added at ChatSession\.swift:[0-9]+, [0-9.]+ (ns|µs|ms)"
 type_line "/quit"
 gave_back "--plain" 0
 

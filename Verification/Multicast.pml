@@ -43,7 +43,8 @@ hidden byte called_out_of_order;
 hidden byte live_delegate_dropped;
 /* A storage is freed while a pass may read it, or a pass reads a freed storage. */
 hidden byte storage_freed_while_read;
-/* Slots of a storage are moved or rewritten while a pass may read it. */
+/* Slots of a storage are moved or rewritten while a pass may read it, or a pass reads a slot at or past its
+   storage's count, where an add may write the next registration. */
 hidden byte storage_rewritten_while_read;
 /* What a slot owns is released while a pass may read the slot, or a pass reads a slot that owns nothing. */
 hidden byte reference_released_while_read;
@@ -85,6 +86,9 @@ hidden byte model_bound_exceeded;
 #define BUG_READERS_FETCH_OR_RELAXED    17   /* collectNowOrByLastReader's fetch_or is relaxed, not acquire */
 #define BUG_PASS_ENTERS_OUTSIDE_THE_LOCK 18   /* a pass counts itself in and reads its storage outside the lock */
 #define BUG_COUNT_STORED_OUTSIDE_THE_LOCK 19   /* add stores the new slot and its count after unlocking */
+#define BUG_DROP_WHILE_READ             20   /* dropReleasedLastSlot drops the removed last slot, unreleased, while read */
+#define BUG_DROP_IGNORES_OWNERSHIP      21   /* dropReleasedLastSlot drops the last slot whatever it owns */
+#define BUG_DROP_NOT_LAST               22   /* dropReleasedLastSlot drops the last slot, the released one not being it */
 
 hidden byte bug;                  /* the planted bug, 0 for none */
 #define planted(b) (bug == (b))
@@ -134,7 +138,7 @@ hidden byte path_growth, path_compaction_in_place, path_rebuild_copies_read_stor
     path_collect_bit_set_after_last_reader_left, path_pending_slots_released, path_pending_slots_wait_for_readers,
     path_add_finds_storage_full, path_dead_delegate_reclaimed, path_reclaim_skips_changed_slot, path_nested_pass,
     path_pass_skips_removed, path_pass_skips_dead, path_remove_all, path_strong_delegate_released_after_pass,
-    path_collect_bit_cleared_by_compaction;
+    path_collect_bit_cleared_by_compaction, path_released_last_slot_dropped, path_moved_slot_not_dropped;
 #define reached(path) path = 1
 
 c_code {
@@ -163,6 +167,8 @@ model_report_paths(void)
         { "remove_all", &path_remove_all },
         { "strong_delegate_released_after_pass", &path_strong_delegate_released_after_pass },
         { "collect_bit_cleared_by_compaction", &path_collect_bit_cleared_by_compaction },
+        { "released_last_slot_dropped", &path_released_last_slot_dropped },
+        { "moved_slot_not_dropped", &path_moved_slot_not_dropped },
     };
     int i;
     for (i = 0; i < (int)(sizeof paths / sizeof paths[0]); i++)
@@ -179,15 +185,15 @@ model_report_paths(void)
 
 /* The two constants of the rebuild policy, scaled down so that three or four delegates reach every rebuild. */
 #define SPARSE_MIN    1   /* compactIfSparse rebuilds from this many vacancies on (16 in the library) */
-#define MIN_CAPACITY  2   /* roomyCapacity is at least this (8 in the library) */
+#define MIN_CAPACITY  2   /* capacityOfRebuilt is at least this (8 in the library) */
 
-#define roomyCapacity(live) ((live) + (live) * 3 / 4 > MIN_CAPACITY -> (live) + (live) * 3 / 4 : MIN_CAPACITY)
+#define capacityOfRebuilt(live) ((live) + (live) * 3 / 4 > MIN_CAPACITY -> (live) + (live) * 3 / 4 : MIN_CAPACITY)
 
 /* The delegates; d0 is the one strong delegate. */
 #define D0  0   /* strong; removed by the remover, which holds a reference to it until then */
 #define D1  1   /* weak, alive throughout; removed by the remover, or by its removeAll */
 #define D2  2   /* weak; may die at any moment */
-#define D3  3   /* weak; added by the adder */
+#define D3  3   /* weak; added by the adder; the newest delegate, which the remover may remove once added */
 
 /* Threads, as the lock records its owner; 0 is a free lock. Both passes of the caller run on its thread. */
 #define CALLER   1
@@ -903,7 +909,7 @@ inline Registry_compactIfSparse() {
             :: vacancies * 2 >= c -> decided = 1
             :: else -> Readers_isUnread(storage); decided = unread; unread = 0
             fi;
-            capacity = roomyCapacity(c - vacancies)
+            capacity = capacityOfRebuilt(c - vacancies)
         :: else
         fi
     }
@@ -911,6 +917,62 @@ inline Registry_compactIfSparse() {
     :: decided -> decided = 0; Registry_rebuild()
     :: else -> capacity = 0
     fi
+}
+
+/* dropReleasedLastSlot(at:): drops the slot at `dp`, the position that find gave to remove, if it is the current
+   storage's last, owns nothing any more, and no pass reads the storage (a load of the readers word, made only
+   once the first two tests hold, as `&&` does); then the slot is no vacancy any more, and the readers word is
+   stored back to 0 (forgetCollect, a relaxed store that clears a collect bit, as in compactInPlace). Then the
+   removal returns, when the lock is released. Work private to the lock holder, with one load of the word: one
+   step.
+
+   `dp` was found before compactIfSparse, which may have moved the slots (in place, or into a new storage that
+   is current now). The drop is still sound because every slot that a compaction leaves below `count` is
+   callable and owns its references: one moved to `dp` fails the second test (path_moved_slot_not_dropped), so
+   the slot dropped is always the one this removal unregistered, which the check asserts (the variant that drops
+   whatever the slot owns drops a live delegate moved there). The readers test is implied: collect released
+   the slot only if no pass read the storage, and none can enter while the lock is held; the model keeps it,
+   as the library does. */
+inline Registry_dropReleasedLastSlot(dp) {
+    d_step {
+        c = st[storage].count;
+        k = st[storage].key[dp];
+        unread = 0;
+        if
+        :: (dp + 1 == c || planted(BUG_DROP_NOT_LAST) && dp < c) &&
+           (!ownsReferences(k) || planted(BUG_DROP_IGNORES_OWNERSHIP) ||
+            planted(BUG_DROP_WHILE_READ) && !isCallable(k)) ->
+            if
+            :: !planted(BUG_DROP_WHILE_READ) -> Readers_isUnread(storage)
+            :: else -> unread = 1
+            fi
+        :: else
+        fi;
+        if
+        :: unread ->
+            reached(path_released_last_slot_dropped);
+            /* the slot dropped holds the registration that this removal unregistered: no other */
+            check(live_delegate_dropped, registrationOf(st[storage].key[c - 1]) == r);
+            /* _Slots.dropLast(): no pass reads the storage, for an add may write the slot next; every pass that
+               read it is done, and its reads happen before */
+            check(storage_rewritten_while_read, st[storage].passes == 0);
+            check(happens_before, passesHappenBefore(storage));
+            hb_wrote(storage);   /* the count */
+            st[storage].count = c - 1;
+            vacancies--;
+            st[storage].collect = 0;
+            hbReaders[storage] = 0
+        :: else ->
+            if
+            :: dp + 1 == c && isCallable(k) -> reached(path_moved_slot_not_dropped)
+            :: else
+            fi
+        fi;
+        unread = 0;
+        returnedRegistrations = bitOf(r);
+        r = 0;
+        p = 0
+    }
 }
 
 /* collect: frees the older storages that no pass reads any more (else asks their last reader to), and
@@ -1173,6 +1235,7 @@ inline Core_reclaimDeadDelegates() {
         i = 0;
         do
         :: i < end ->
+            check(storage_rewritten_while_read, i < st[s].count);
             k = st[s].key[i];
             if
             :: isCallable(k) && !isStrong(k) ->
@@ -1241,6 +1304,7 @@ proctype Pass(bit nested) {
     :: i < end ->
        d_step {   /* _Slot.lend: the key */
            check(storage_freed_while_read, st[s].state == ALLOCATED);
+           check(storage_rewritten_while_read, i < st[s].count);
            key = st[s].key[i];
            if
            :: isCallable(key) ->
@@ -1312,7 +1376,9 @@ proctype Pass(bit nested) {
     }
 }
 
-/* remove(_:): the step that takes the lock finds the slot and marks it in the current storage. */
+/* remove(_:): the step that takes the lock finds the slot and marks it in the current storage; then the rest of
+   unregister, compactIfSparse, collect and dropReleasedLastSlot, with the position that find gave (`p`) and
+   the registration unregistered (`r`), as _Registry.remove(_:_:) does them. */
 inline MulticastDelegate_remove(ro) {
     d_step {
         Lock_acquire();
@@ -1326,12 +1392,10 @@ inline MulticastDelegate_remove(ro) {
     }
     if
     :: p != NONE ->
-        p = 0;
         Registry_unregister_older();
         Registry_compactIfSparse();
         Registry_collect();
-        returnedRegistrations = bitOf(r);
-        r = 0
+        Registry_dropReleasedLastSlot(p)
     :: else
     fi;
     Core_endChange()
@@ -1399,7 +1463,7 @@ inline MulticastDelegate_removeAll() {
     Core_endChange()
 }
 
-/* Removes d0, then d1 or everything. */
+/* Removes d0, then d1, d3 (the newest delegate, once the adder added it) or everything. */
 proctype Remover() {
     byte thread = REMOVER;
     REGISTRY_VARIABLES;
@@ -1407,6 +1471,7 @@ proctype Remover() {
     MulticastDelegate_remove(D0);
     if
     :: MulticastDelegate_remove(D1)
+    :: index[D3] != NONE -> MulticastDelegate_remove(D3)   /* once the adder registered it */
     :: MulticastDelegate_removeAll()
     fi;
     d_step {   /* the remover drops its own reference to d0; d0's deinit, if this was the last, checks nothing */
@@ -1434,9 +1499,9 @@ proctype Adder() {
            p = 0;
            c = st[storage].count;
            decided = c == st[storage].capacity;
-           outOfRoom = decided && !mayGrow && roomyCapacity(c - vacancies) > st[storage].capacity;
+           outOfRoom = decided && !mayGrow && capacityOfRebuilt(c - vacancies) > st[storage].capacity;
            returning = !outOfRoom;
-           capacity = roomyCapacity(c - vacancies);
+           capacity = capacityOfRebuilt(c - vacancies);
            if
            :: outOfRoom -> reached(path_add_finds_storage_full)
            :: else
@@ -1551,9 +1616,11 @@ init {
         Registry_agrees()
     }
     atomic {
+        /* In this order, the depth-first search finds the variants' counterexamples sooner: it tries the last
+           thread's steps first. */
         run Pass(0);
-        run Remover();
         run Adder();
+        run Remover();
         run Death()
     }
 

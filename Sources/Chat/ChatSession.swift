@@ -18,8 +18,8 @@ import TerminalKit
 /// A session is driven from one thread; only `/burst` sends from others, and waits for them. What the screens
 /// show may be read from any thread, through ``screenStates``.
 package final class ChatSession {
-    /// The multicast every screen registers with.
-    let messages = MulticastDelegate<any MessageDelegate>()
+    /// The multicast every screen registers with, named `messages` in its traces (see `/trace`).
+    let messages = MulticastDelegate<any MessageDelegate>(label: "messages")
 
     /// Where the session and its screens print.
     let console: Console
@@ -101,6 +101,7 @@ package final class ChatSession {
         case .screens: listScreens()
         case .unread: reportUnread()
         case .burst(let count): burst(count)
+        case .trace: toggleTrace()
         case .help: console.line(Self.help)
         case .quit: return false
         }
@@ -178,7 +179,13 @@ package final class ChatSession {
 
     /// Sends `count` silent messages from ``burstThreads`` threads at once, waits for them, and checks that
     /// every open screen received exactly `count`.
+    ///
+    /// While the trace is on, it is paused for the burst: its messages are silent, and their trace would be
+    /// thousands of lines.
     private func burst(_ count: Int) {
+        let trace = messages.diagnostics
+        messages.diagnostics = nil
+        defer { messages.diagnostics = trace }
         let before = Dictionary(uniqueKeysWithValues: receivedCounts().map { ($0.name, $0.count) })
         let (messages, afterDelivery) = (messages, afterDelivery)
         let gate = DispatchSemaphore(value: 0)
@@ -244,6 +251,7 @@ package final class ChatSession {
           /unread           ask every screen for its unread count, and add them up
           /burst N          send N messages (\(Command.burstCounts.lowerBound) to \(Command.burstCounts.upperBound)) \
         from \(burstThreads) threads at once, then check each screen got N
+          /trace            trace on or off: with each message, every screen called, where it was added, and its time
           /help             this list
           /quit             end the session (so does the end of the input)
         """

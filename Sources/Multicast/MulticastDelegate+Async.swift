@@ -28,6 +28,7 @@ extension MulticastDelegate {
     /// the caller's actor; see ``MulticastDelegate/inTurn``.
     ///
     /// The view holds its multicast strongly, and nothing else: it is as cheap to make as a reference.
+    // Frozen, as `Registration` is: a view is its multicast and nothing else.
     @frozen
     public struct InTurn {
         @usableFromInline
@@ -71,6 +72,7 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
+            defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
             // Diagnostics: see MulticastDelegate+TracedAsync.swift.
             if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
                 _ = try await _multicast._inTurnTraced(.inTurnCall, settings: settings) {
@@ -80,7 +82,7 @@ extension MulticastDelegate {
                 }
                 return
             }
-            var pass = _Pass(_multicast._core)
+            var pass = unsafe _Pass(_multicast._core)
             // A copy of each delegate: it must stay alive across the suspension.
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 try await body(delegate)
@@ -106,6 +108,7 @@ extension MulticastDelegate {
             _ transform: nonisolated(nonsending) (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
             var answers: [Answer] = []
+            defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
             if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
                 _ = try await _multicast._inTurnTraced(.inTurnMap, settings: settings) {
                     delegate async throws(Failure) in
@@ -114,7 +117,7 @@ extension MulticastDelegate {
                 }
                 return answers
             }
-            var pass = _Pass(_multicast._core)
+            var pass = unsafe _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 answers.append(try await transform(delegate))
             }
@@ -135,10 +138,11 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func first<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Delegate? {
+            defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
             if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
                 return try await _multicast._inTurnTraced(.inTurnFirst, settings: settings, predicate)
             }
-            var pass = _Pass(_multicast._core)
+            var pass = unsafe _Pass(_multicast._core)
             while let delegate = pass.nextDelegate(as: Delegate.self) {
                 if try await predicate(delegate) { return delegate }
             }
@@ -214,6 +218,7 @@ extension MulticastDelegate where Delegate: Sendable {
     /// a child task; see ``MulticastDelegate/concurrently``.
     ///
     /// The view holds its multicast strongly, and nothing else: it is as cheap to make as a reference.
+    // Frozen, as `Registration` is: a view is its multicast and nothing else.
     @frozen
     public struct Concurrently: Sendable {
         @usableFromInline
@@ -292,7 +297,7 @@ extension MulticastDelegate where Delegate: Sendable {
         /// `delegates`: ``map(_:)``, once the delegates are listed.
         @inlinable
         nonisolated(nonsending) func _map<Answer: Sendable, Failure: Error>(
-            _ delegates: [Delegate], _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
+            _ delegates: consuming [Delegate], _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
             // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
             // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
@@ -309,11 +314,13 @@ extension MulticastDelegate where Delegate: Sendable {
             }
             let outcome: Result<[Answer], Failure> = await withoutActuallyEscaping(attempt) { attempt in
                 await withTaskGroup(of: (Int, Result<Answer, Failure>).self) { group in
-                    for index in delegates.indices {
+                    let count = delegates.count
+                    for index in 0..<count {
                         let delegate = delegates[index]
                         group.addTask { (index, await attempt(delegate)) }
                     }
-                    var answers = [Answer?](repeating: nil, count: delegates.count)
+                    delegates = []  // from here on, each task alone holds its delegate, until its body returns
+                    var answers = [Answer?](repeating: nil, count: count)
                     var firstFailure: Failure?
                     for await (index, result) in group {
                         switch result {

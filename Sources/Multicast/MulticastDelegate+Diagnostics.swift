@@ -88,6 +88,10 @@ public struct MulticastDiagnostics: Sendable {
     /// ended and ``traceHandler`` has had the trace; nil for none.
     public var slowTurnHandler: (@Sendable (MulticastTrace.Turn, MulticastTrace) -> Void)?
 
+    /// Where each traced call goes as an interval in Instruments, on Apple's platforms; nil, the default, for
+    /// none. See ``MulticastSignposts`` and ``signposting``.
+    public var signposts: MulticastSignposts? = nil
+
     /// Creates settings that give each trace to `traceHandler` and each turn longer than `slowTurnNanoseconds`
     /// to `slowTurnHandler`.
     ///
@@ -184,10 +188,10 @@ extension MulticastDelegate {
     /// for the caller to let go of. One pass, which holds the lock only to start; no delegate code runs during it.
     func _liveDelegates() -> [(delegate: Delegate, retention: Retention, registration: Int64)] {
         var delegates: [(delegate: Delegate, retention: Retention, registration: Int64)] = []
-        var pass = _Pass(_core)
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
-        while let slot = pass.next(keeping: &keeper) {
-            delegates.append(
+        while let slot = unsafe pass.next(keeping: &keeper) {
+            unsafe delegates.append(
                 (slot.copyOfDelegate(as: Delegate.self), slot.isStrong ? .strong : .weak, slot.registration))
         }
         return delegates
@@ -202,12 +206,13 @@ extension MulticastDelegate {
     ) throws(Failure) {
         let settings = _DiagnosticsBox.settings(settings)
         var recorder = _TraceRecorder(operation: .call)
-        var pass = _Pass(_core)
+        recorder.interval = _SignpostInterval(settings.signposts, operation: recorder.operation, label: _core.label)
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
         do throws(Failure) {
-            while let slot = pass.next(keeping: &keeper) {
-                try slot.lend(as: Delegate.self) { delegate throws(Failure) in
-                    recorder.begin(delegate, of: self, strong: slot.isStrong, registration: slot.registration)
+            while let slot = unsafe pass.next(keeping: &keeper) {
+                unsafe try slot.lend(as: Delegate.self) { delegate throws(Failure) in
+                    unsafe recorder.begin(delegate, of: self, strong: slot.isStrong, registration: slot.registration)
                     try body(delegate)
                 }
                 recorder.end()
@@ -226,6 +231,7 @@ extension MulticastDelegate {
     /// held and the thread marked as running them.
     func _deliver(_ recorder: _TraceRecorder, threw: Bool, to settings: MulticastDiagnostics) {
         let ended = _Diagnostics.now
+        recorder.interval?.end()  // see MulticastDelegate+Signposts.swift
         let sites = _core.sites(of: recorder.turns.map(\.registration))
         var turns: [MulticastTrace.Turn] = []
         turns.reserveCapacity(recorder.turns.count)
@@ -344,7 +350,7 @@ final class _DiagnosticsBox: Sendable {
 
     /// The settings in `box`, which the core has from this module, boxed.
     static func settings(_ box: AnyObject) -> MulticastDiagnostics {
-        unsafeDowncast(box, to: _DiagnosticsBox.self).settings
+        unsafe unsafeDowncast(box, to: _DiagnosticsBox.self).settings
     }
 }
 
@@ -362,6 +368,8 @@ struct _TraceRecorder {
     let operation: MulticastTrace.Operation
     let started: UInt64
     var turns: [Turn] = []
+    /// The call's interval in Instruments, if its settings have signposts; ended as the trace is delivered.
+    var interval: _SignpostInterval?
 
     /// Starts recording a call that started at `started`, by default now.
     init(operation: MulticastTrace.Operation, started: UInt64 = _Diagnostics.now) {
@@ -373,7 +381,7 @@ struct _TraceRecorder {
     mutating func begin<Delegate>(
         _ delegate: Delegate, of multicast: MulticastDelegate<Delegate>, strong: Bool, registration: Int64
     ) {
-        let object = _Slot.object(of: delegate, knownToBeOne: multicast._core.delegatesAreReferences)!
+        let object = unsafe _Slot.object(of: delegate, knownToBeOne: multicast._core.delegatesAreReferences)!
             .takeUnretainedValue()
         turns.append(
             Turn(
@@ -401,24 +409,26 @@ struct _TraceRecorder {
 
 /// The start and end of each child task of a traced concurrent call, a position per delegate.
 ///
-/// Unchecked: each position is written by one child task alone, and read once the group has ended.
+/// Unchecked: each position is written by one child task alone, and read once the group has ended. Unsafe: the
+/// positions are not checked, and the memory is freed by hand, once.
+@unsafe
 struct _TurnTimes: @unchecked Sendable {
     let times: UnsafeMutableBufferPointer<(started: UInt64, ended: UInt64)>
 
     init(count: Int) {
-        times = .allocate(capacity: count)
-        times.initialize(repeating: (0, 0))
+        unsafe times = .allocate(capacity: count)
+        unsafe times.initialize(repeating: (0, 0))
     }
 
     func set(_ position: Int, started: UInt64, ended: UInt64) {
-        times[position] = (started, ended)
+        unsafe times[position] = (started, ended)
     }
 
     subscript(position: Int) -> (started: UInt64, ended: UInt64) {
-        times[position]
+        unsafe times[position]
     }
 
     func deallocate() {
-        times.deallocate()
+        unsafe times.deallocate()
     }
 }

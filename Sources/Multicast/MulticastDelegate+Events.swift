@@ -50,6 +50,15 @@ extension MulticastDelegate {
     /// Iterate the sequence once, from one task at a time, as an `AsyncStream`; to have the events twice,
     /// call `events` twice, which adds two forwarders.
     ///
+    /// ### The standard library's continuation
+    ///
+    /// The forwarder is given an `AsyncStream<Element>.Continuation`, and `bufferingPolicy` is that
+    /// continuation's `BufferingPolicy`, on purpose: they are the standard library's own types, part of the
+    /// Swift runtime's stable ABI, which a forwarder's author already knows from `AsyncStream` (`yield`, its
+    /// result, `finish`). This signature is part of the API that Multicast promises from 1.0 on. The
+    /// sequence itself is ``Events``, a type of ours that wraps the stream, so that its iterator, which
+    /// removes the forwarder when the iteration ends, is ours as well.
+    ///
     /// - Parameters:
     ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
     ///   - bufferingPolicy: How many events may wait for the consumer, and which are dropped beyond that.

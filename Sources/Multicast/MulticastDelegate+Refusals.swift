@@ -17,15 +17,61 @@ extension MulticastDelegate {
         )
     }
 
+    /// Why a multicast of a type cannot be made, as ``_refusal(kind:flags:size:alignment:)`` finds it.
+    enum _TypeRefusal: Equatable {
+        /// An existential that the runtime represents in a way of its own: `any Error`, alone or with a class
+        /// constraint.
+        case errorExistential
+        /// An existential whose values have another size or alignment than its metadata describes, as
+        /// `MemoryLayout` sees them here.
+        case layout(size: Int, alignment: Int, described: Int)
+        case closure
+        case optional
+        /// A struct, an enum, a tuple, a metatype: a type no value of which is a class instance.
+        case neitherClassNorProtocol
+    }
+
     /// Stops the program, with a message that says what to declare instead, unless `Delegate` is a type whose
-    /// values can be class instances: a class, or a protocol or composition (other than `any Error`). A closure,
-    /// an optional, a struct, an enum, a tuple or a metatype can never be a delegate.
+    /// values can be class instances, laid out as the multicast can store them: a class, or a protocol or
+    /// composition (other than `any Error`, alone or with a class constraint). A closure, an optional, a
+    /// struct, an enum, a tuple or a metatype can never be a delegate.
     static func _refuseUnfitDelegateType() {
-        if Delegate.self == (any Error).self { _refuseErrorExistential() }
-        switch _MetadataKind(Delegate.self) {
-        case .class, .foreignClass, .foreignReferenceType, .objCClassWrapper, .existential, .extendedExistential:
+        let refusal = _refusal(
+            kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self),
+            size: MemoryLayout<Delegate>.size, alignment: MemoryLayout<Delegate>.alignment)
+        switch refusal {
+        case nil:
             return
-        case .function:
+        case .errorExistential where Delegate.self == (any Error).self:
+            fatalError(
+                """
+                MulticastDelegate<any Error>: an `any Error` value may keep its class instance in a box, which the \
+                multicast cannot hold weakly or tell apart by identity. Declare a protocol for the events, for \
+                example `protocol FailureObserver: AnyObject, Error`, and use \
+                `MulticastDelegate<any FailureObserver>`.
+                """
+            )
+        case .errorExistential:
+            fatalError(
+                """
+                MulticastDelegate<\(Delegate.self)>: the Swift runtime represents an `Error` existential with a \
+                class constraint as it does `any Error`, in a box, while compiled code keeps the object and its \
+                witness table: the multicast cannot store such values safely. Declare a protocol for the events \
+                that refines both, for example `protocol FailureObserver: AnyObject, Error` (or \
+                `: YourClass, Error`), and use `MulticastDelegate<any FailureObserver>`.
+                """
+            )
+        case .layout(let size, let alignment, let described):
+            fatalError(
+                """
+                MulticastDelegate<\(Delegate.self)>: generic code lays out a value of \(Delegate.self) in \(size) \
+                bytes, aligned to \(alignment), where the Swift runtime's metadata describes \(described) bytes \
+                aligned to a word: the multicast cannot store such values safely. Declare a protocol for the \
+                events, for example `protocol Listener: AnyObject { func hear() }`, and use \
+                `MulticastDelegate<any Listener>`.
+                """
+            )
+        case .closure:
             fatalError(
                 """
                 MulticastDelegate<\(Delegate.self)>: a closure is not a delegate. A multicast calls objects, which \
@@ -40,7 +86,7 @@ extension MulticastDelegate {
                 and a multicast holds no nil: declare it of the type that the optional wraps.
                 """
             )
-        case nil:
+        case .neitherClassNorProtocol:
             fatalError(
                 """
                 MulticastDelegate<\(Delegate.self)>: \(Delegate.self) is not a class or a protocol, so no value of \
@@ -48,6 +94,32 @@ extension MulticastDelegate {
                 declare a protocol for the events and use `MulticastDelegate<any YourProtocol>`.
                 """
             )
+        }
+    }
+
+    /// Why a type whose metadata has `kind` and `flags`, and whose values `MemoryLayout` says have `size` and
+    /// `alignment`, cannot be a multicast's `Delegate`; nil if it can.
+    ///
+    /// A refusal is for what is known to be unfit: a kind that this code does not know (nil), which a later
+    /// Swift runtime may add, is accepted, and `add` then checks each value it is given (see
+    /// ``_Slot/valuesAreReferences(kind:flags:size:alignment:)``).
+    static func _refusal(kind: _MetadataKind?, flags: _ExistentialFlags?, size: Int, alignment: Int) -> _TypeRefusal? {
+        switch kind {
+        case .existential:
+            guard let flags else { return nil }
+            guard let described = flags.sizeOfValue else { return .errorExistential }
+            guard unsafe size == described && alignment == MemoryLayout<UnsafeRawPointer>.alignment else {
+                return .layout(size: size, alignment: alignment, described: described)
+            }
+            return nil
+        case .class, .foreignClass, .foreignReferenceType, .objCClassWrapper, .extendedExistential, nil:
+            return nil
+        case .function:
+            return .closure
+        case .optional:
+            return .optional
+        case .struct, .enum, .opaque, .tuple, .metatype, .existentialMetatype:
+            return .neitherClassNorProtocol
         }
     }
 
@@ -65,24 +137,25 @@ extension MulticastDelegate {
 
     @usableFromInline
     @inline(never)
+    static func _refuseOtherRetention(_ type: AnyObject.Type, asked retention: Retention) -> Never {
+        let (asked, held) = retention.isStrong ? (".strong", ".weak") : (".weak", ".strong")
+        fatalError(
+            """
+            MulticastDelegate<\(Delegate.self)>.add(_:retention:): the \(type) being added with \(asked) is \
+            registered already, held \(held). A delegate has one retention, and adding it again does not change \
+            it: remove it first, then add it again with \(asked).
+            """
+        )
+    }
+
+    @usableFromInline
+    @inline(never)
     static func _refuseSelf() -> Never {
         fatalError(
             """
             MulticastDelegate<\(Delegate.self)>: the multicast was added to itself as a delegate; its first call \
             would call it again, without end. Add the objects that should receive the events to it; a \
             multicast that stands in for one delegate may be added to another multicast, never to itself.
-            """
-        )
-    }
-
-    @inline(never)
-    static func _refuseErrorExistential() -> Never {
-        fatalError(
-            """
-            MulticastDelegate<any Error>: an `any Error` value may keep its class instance in a box, which the \
-            multicast cannot hold weakly or tell apart by identity. Declare a protocol for the events, for \
-            example `protocol FailureObserver: AnyObject, Error`, and use \
-            `MulticastDelegate<any FailureObserver>`.
             """
         )
     }

@@ -24,6 +24,10 @@ extension MulticastDelegate {
     ///
     /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:file:line:)`` holds a delegate
     /// weakly, and every member may be used from any thread. It is `Sendable` when the multicast is.
+    // Frozen: a view is its multicast and nothing else, and its members, inlined into the caller, read that one
+    // property. So a client built against Multicast as a binary framework holds a view as the reference it is,
+    // with no indirection, and the view's inlinable initializer may set its property.
+    @frozen
     public struct Registration {
         @usableFromInline
         let _multicast: MulticastDelegate<Delegate>
@@ -33,14 +37,16 @@ extension MulticastDelegate {
             _multicast = multicast
         }
 
-        /// Adds a delegate, held weakly, after those already registered.
+        /// Adds a delegate, held weakly, after those already registered, as ``MulticastDelegate/add(_:file:line:)`` does.
         ///
         /// - Parameters:
-        ///   - delegate: A class instance. If it is already registered, nothing changes.
+        ///   - delegate: A class instance. If it is already registered weakly, nothing changes.
         ///   - file: Where the delegate is added, which diagnostics record; leave the default.
         ///   - line: Where the delegate is added, which diagnostics record; leave the default.
-        /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-        /// - Precondition: `delegate` is a class instance, and is not being deallocated.
+        /// - Returns: `true` if the delegate was added, `false` if it was already registered weakly.
+        /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
+        ///   is not this registration's multicast, and is not registered strongly: remove it first, then add it
+        ///   weakly.
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult
@@ -48,16 +54,19 @@ extension MulticastDelegate {
             _multicast.add(delegate, file: file, line: line)
         }
 
-        /// Adds a delegate after those already registered, held as `retention` says.
+        /// Adds a delegate after those already registered, held as `retention` says, as
+        /// ``MulticastDelegate/add(_:retention:file:line:)`` does.
         ///
         /// - Parameters:
-        ///   - delegate: A class instance. If it is already registered, nothing changes, and it keeps its
-        ///     position and retention.
+        ///   - delegate: A class instance. If it is already registered with this retention, nothing changes, and
+        ///     it keeps its position.
         ///   - retention: Whether the multicast keeps the delegate alive.
         ///   - file: Where the delegate is added, which diagnostics record; leave the default.
         ///   - line: Where the delegate is added, which diagnostics record; leave the default.
-        /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-        /// - Precondition: `delegate` is a class instance, and is not being deallocated.
+        /// - Returns: `true` if the delegate was added, `false` if it was already registered with this retention.
+        /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
+        ///   is not this registration's multicast, and is not registered with the other retention: remove it
+        ///   first, then add it with the retention it should have.
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult

@@ -15,6 +15,20 @@ extension MulticastDelegate: Sequence {
     ///
     /// An iterator holds the delegates it has yet to visit alive only while it returns them: it yields each
     /// one as a strong reference and keeps no other.
+    ///
+    /// ### What the multicast's own members do differently
+    ///
+    /// - **Cost.** ``MulticastDelegate/call(_:)-rlcb``, ``MulticastDelegate/first(where:)``,
+    ///   ``MulticastDelegate/contains(where:)`` and ``MulticastDelegate/allSatisfy(_:)`` are the multicast's own,
+    ///   and allocate nothing. The members that `Sequence` brings (`forEach`, `map`, `reduce`, `filter`, ...)
+    ///   go through ``MulticastDelegate/makeIterator()``, which allocates one small object, and `map` and
+    ///   `filter` allocate their arrays too: send an event with `call`, not `forEach`.
+    /// - **`contains`.** ``MulticastDelegate/contains(_:)`` asks by identity. Generic code that takes the
+    ///   multicast as a `Sequence` does not reach it: there `contains(_:)` is the standard library's, which needs
+    ///   `Equatable` delegates and compares them with `==`, one after another.
+    // Frozen: the iterator is its reader and nothing else, which `next()`, inlined into the caller, reads; a
+    // client built against Multicast as a binary framework holds it as the reference it is.
+    @frozen
     public struct Iterator: IteratorProtocol {
         @usableFromInline
         let _reader: _IterationReader<Delegate>
@@ -51,10 +65,13 @@ extension MulticastDelegate: Sequence {
     @inlinable
     @inline(always)
     public func first(where predicate: (Delegate) throws -> Bool) rethrows -> Delegate? {
-        var pass = _Pass(_core)
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
-        while let slot = pass.next(keeping: &keeper) {
-            if try slot.lend(as: Delegate.self, predicate) { return slot.copyOfDelegate(as: Delegate.self) }
+        while let slot = unsafe pass.next(keeping: &keeper) {
+            if unsafe try slot.lend(as: Delegate.self, predicate) {
+                return unsafe slot.copyOfDelegate(as: Delegate.self)
+            }
         }
         return nil
     }
@@ -66,10 +83,11 @@ extension MulticastDelegate: Sequence {
     @inlinable
     @inline(always)
     public func contains(where predicate: (Delegate) throws -> Bool) rethrows -> Bool {
-        var pass = _Pass(_core)
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
-        while let slot = pass.next(keeping: &keeper) {
-            if try slot.lend(as: Delegate.self, predicate) { return true }
+        while let slot = unsafe pass.next(keeping: &keeper) {
+            if unsafe try slot.lend(as: Delegate.self, predicate) { return true }
         }
         return false
     }
@@ -107,7 +125,7 @@ final class _IterationReader<Delegate> {
     @usableFromInline
     init(_ core: _Core) {
         self.core = core
-        pass = _Pass(core)
+        pass = unsafe _Pass(core)
     }
 
     /// The next delegate of the pass, or nil after the last.

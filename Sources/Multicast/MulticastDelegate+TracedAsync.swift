@@ -14,14 +14,15 @@ extension MulticastDelegate {
     ) async throws(Failure) -> Delegate? {
         let settings = _DiagnosticsBox.settings(settings)
         var recorder = _TraceRecorder(operation: operation)
-        var pass = _Pass(_core)
+        recorder.interval = _SignpostInterval(settings.signposts, operation: operation, label: _core.label)
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
         do throws(Failure) {
-            while let slot = pass.next(keeping: &keeper) {
+            while let slot = unsafe pass.next(keeping: &keeper) {
                 // A copy: it must stay alive across the suspension.
-                let delegate = slot.copyOfDelegate(as: Delegate.self)
+                let delegate = unsafe slot.copyOfDelegate(as: Delegate.self)
                 keeper = nil
-                recorder.begin(delegate, of: self, strong: slot.isStrong, registration: slot.registration)
+                unsafe recorder.begin(delegate, of: self, strong: slot.isStrong, registration: slot.registration)
                 let found = try await question(delegate)
                 recorder.end()
                 if found {
@@ -49,18 +50,20 @@ extension MulticastDelegate where Delegate: Sendable {
     ) async throws(Failure) -> [Answer] {
         let settings = _DiagnosticsBox.settings(settings)
         let registered = _liveDelegates()
-        let times = _TurnTimes(count: registered.count)
-        defer { times.deallocate() }
+        let times = unsafe _TurnTimes(count: registered.count)
+        defer { unsafe times.deallocate() }
         var positions: [ObjectIdentifier: Int] = [:]
         for (position, entry) in registered.enumerated() {
-            positions[ObjectIdentifier(_Slot.object(of: entry.delegate, knownToBeOne: false)!.takeUnretainedValue())] =
+            unsafe positions[
+                ObjectIdentifier(_Slot.object(of: entry.delegate, knownToBeOne: false)!.takeUnretainedValue())] =
                 position
         }
         let started = _Diagnostics.now
         var recorder = _TraceRecorder(operation: operation, started: started)
+        recorder.interval = _SignpostInterval(settings.signposts, operation: operation, label: _core.label)
         func deliver(threw: Bool) {
             for (position, entry) in registered.enumerated() {
-                let time = times[position]
+                let time = unsafe times[position]
                 recorder.record(
                     entry.delegate, of: self, strong: entry.retention.isStrong, registration: entry.registration,
                     started: time.started, ended: time.ended)
@@ -72,10 +75,10 @@ extension MulticastDelegate where Delegate: Sendable {
             // before `deliver` reads them.
             let answers = try await concurrently._map(registered.map(\.delegate)) {
                 [positions] (delegate: Delegate) async throws(Failure) -> Answer in
-                let object = _Slot.object(of: delegate, knownToBeOne: false)!.takeUnretainedValue()
+                let object = unsafe _Slot.object(of: delegate, knownToBeOne: false)!.takeUnretainedValue()
                 let position = positions[ObjectIdentifier(object)]!
                 let turnStarted = _Diagnostics.now
-                defer { times.set(position, started: turnStarted, ended: _Diagnostics.now) }
+                defer { unsafe times.set(position, started: turnStarted, ended: _Diagnostics.now) }
                 return try await transform(delegate)
             }
             deliver(threw: false)

@@ -1,6 +1,12 @@
 import _MulticastCore
 
 /// How a multicast holds on to a delegate.
+///
+/// A delegate is held or it is not: these two cases are all there will ever be, so a `switch` over them needs no
+/// `default`, also against Multicast built as a binary framework.
+// Frozen because a client's exhaustive switch is a promise of its own: against a module built with library
+// evolution, a switch over an enum that is not frozen must have an `@unknown default`, or it is refused.
+@frozen
 public enum Retention: Sendable, Hashable {
     /// The multicast does not keep the delegate alive; once the delegate is deallocated it is no longer
     /// called, counted or contained. The default, as for a single `weak var delegate`.
@@ -54,15 +60,17 @@ public enum Retention: Sendable, Hashable {
 ///
 /// A delegate must be a class instance; adding a value of another type (a struct conforming to a protocol
 /// that is not class-bound) stops the program, and ``contains(_:)`` and ``remove(_:)`` answer `false` for it.
-/// `Delegate` may be any type whose values can be class instances (a class, `AnyObject`, `Any`, a protocol or a
-/// composition) except `any Error`, whose values may box the instance. Creating a multicast of another type,
-/// such as a closure, an optional, a struct or `any Error`, stops the program with a message that says what to
-/// declare instead.
+/// `Delegate` may be any type whose values can be class instances (a class, `AnyObject`, `Any`, a protocol, a
+/// constrained protocol such as `any Source<Int>`, or a composition) except `any Error`, alone or with a class
+/// constraint (`any Error & AnyObject`), whose values may box the instance. Creating a multicast of another
+/// type, such as a closure, an optional, a struct or `any Error`, stops the program with a message that says
+/// what to declare instead.
 ///
 /// ### Order
 ///
 /// ``call(_:)-rlcb`` and iteration visit the delegates in the order they were added. Adding a delegate that is
-/// already registered changes nothing; removing it and adding it again moves it to the end. Identity, not
+/// already registered changes nothing (adding it with the other retention stops the program with a message: a
+/// delegate has one retention); removing it and adding it again moves it to the end. Identity, not
 /// `==`, tells delegates apart.
 ///
 /// ### Threads
@@ -85,14 +93,27 @@ public final class MulticastDelegate<Delegate> {
 
     /// Creates a multicast with no delegates.
     ///
-    /// - Precondition: `Delegate` is a class, or a protocol or composition other than `any Error` (whose values
-    ///   may keep a class instance in a box that the multicast cannot hold weakly): not a closure, an optional,
-    ///   a struct, an enum, a tuple or a metatype. Declare a protocol for the events instead.
+    /// - Precondition: `Delegate` is a class, or a protocol or composition other than `any Error`, alone or with a
+    ///   class constraint (`any Error & AnyObject`, `any C & Error`: values that the Swift runtime may keep in a
+    ///   box, which the multicast cannot hold weakly): not a closure, an optional, a struct, an enum, a tuple or
+    ///   a metatype. Declare a protocol for the events instead.
     public init() {
         Self._refuseUnfitDelegateType()
-        _core = _Core(
+        _core = unsafe _Core(
             layout: _DelegateLayout(of: Delegate.self), delegatesAreReferences: _Slot.valuesAreReferences(Delegate.self)
         )
+    }
+
+    /// Creates a multicast whose way of finding a delegate's object is chosen from `size` and `alignment`, given
+    /// in place of what `MemoryLayout<Delegate>` says: for tests that make the two disagree. The storage is
+    /// laid out by `MemoryLayout` all the same.
+    init(choosingTheFastPathFromSize size: Int, alignment: Int) {
+        Self._refuseUnfitDelegateType()
+        _core = unsafe _Core(
+            layout: _DelegateLayout(of: Delegate.self),
+            delegatesAreReferences: _Slot.valuesAreReferences(
+                kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self), size: size,
+                alignment: alignment))
     }
 
     /// Creates a multicast with no delegates, named `label` in its traces and descriptions.
@@ -109,7 +130,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Precondition: `Delegate` is a type that ``init()`` accepts.
     public init(label: String) {
         Self._refuseUnfitDelegateType()
-        _core = _Core(
+        _core = unsafe _Core(
             layout: _DelegateLayout(of: Delegate.self),
             delegatesAreReferences: _Slot.valuesAreReferences(Delegate.self),
             label: label)
@@ -127,12 +148,12 @@ public final class MulticastDelegate<Delegate> {
     /// ```
     ///
     /// - Parameters:
-    ///   - delegate: A class instance. If it is already registered, nothing changes.
+    ///   - delegate: A class instance. If it is already registered weakly, nothing changes.
     ///   - file: Where the delegate is added, which diagnostics record; leave the default, the caller's file.
     ///   - line: Where the delegate is added, which diagnostics record; leave the default, the caller's line.
-    /// - Returns: `true` if the delegate was added, `false` if it was already registered.
-    /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
-    ///   and is not this multicast.
+    /// - Returns: `true` if the delegate was added, `false` if it was already registered weakly.
+    /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`), is
+    ///   not this multicast, and is not registered strongly: remove it first, then add it weakly.
     /// - Complexity: Amortized O(1).
     @inlinable
     @discardableResult
@@ -147,15 +168,16 @@ public final class MulticastDelegate<Delegate> {
     /// ```
     ///
     /// - Parameters:
-    ///   - delegate: A class instance. If it is already registered, nothing changes, and it keeps its
-    ///     position and retention.
+    ///   - delegate: A class instance. If it is already registered with this retention, nothing changes, and
+    ///     it keeps its position.
     ///   - retention: Whether the multicast keeps the delegate alive.
     ///   - file: Where the delegate is added, which diagnostics record; leave the default, the caller's file.
     ///   - line: Where the delegate is added, which diagnostics record; leave the default, the caller's line.
-    /// - Returns: `true` if the delegate was added, `false` if it was already registered.
+    /// - Returns: `true` if the delegate was added, `false` if it was already registered with this retention.
     /// - Precondition: `delegate` is a class instance, is not being deallocated (called from its `deinit`),
-    ///   and is not this multicast: a multicast that conforms to its own delegate protocol, added to
-    ///   itself, would call itself without end.
+    ///   is not this multicast (a multicast that conforms to its own delegate protocol, added to itself,
+    ///   would call itself without end), and is not registered already with the other retention: a delegate
+    ///   has one retention, so remove it first, then add it again with the retention it is to have.
     /// - Complexity: Amortized O(1). The site is recorded only while diagnostics are on for this multicast or
     ///   the process (see ``MulticastDiagnostics``); otherwise `file` and `line` cost nothing.
     @inlinable
@@ -163,28 +185,55 @@ public final class MulticastDelegate<Delegate> {
     public func add(
         _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
     ) -> Bool {
-        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
-            Self._refuseNonClass(type(of: delegate as Any))
-        }
-        if object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
+        let object = unsafe _objectToRegister(delegate)
         let strong = retention.isStrong
         // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
-        // object itself. While diagnostics are on somewhere, the out-of-line add records the site if they apply
-        // (see MulticastDelegate+Diagnostics.swift).
-        let added =
-            Delegate.self == Any.self
+        // object itself. The core copies the value's bits, a bit copy of a value that is not trivial, outside the
+        // rule of `copyMemory(from:byteCount:)` ("must be initialized to a trivial type"): it holds because the
+        // stored bits never count the object (the slot's weak reference or strong count owns it), and the value
+        // here stays the caller's, destroyed by it alone (see `_Slot`). While diagnostics are on somewhere, the
+        // core's out-of-line add records the site if they apply (see MulticastDelegate+Diagnostics.swift): a branch
+        // in the closure, since an out-of-line call that took the delegate made the optimizer retain and release it
+        // around the checks above (callgrind: about 190 more instructions per add and remove of a strong delegate).
+        let addition =
+            unsafe Delegate.self == Any.self
             ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
-                _Diagnostics.areOnAnywhere
+                unsafe _Diagnostics.areOnAnywhere
                     ? _core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
                     : _core.add(bitsOf: $0, object: object, strong: strong)
             }
-            : withUnsafePointer(to: delegate) {
-                _Diagnostics.areOnAnywhere
+            : unsafe withUnsafePointer(to: delegate) {
+                unsafe _Diagnostics.areOnAnywhere
                     ? _core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
                     : _core.add(bitsOf: $0, object: object, strong: strong)
             }
-        guard let added else { Self._refuseDeallocating(type(of: object.takeUnretainedValue())) }
-        return added
+        return unsafe _answer(to: addition, of: object, retention: retention)
+    }
+
+    /// What `add` returns for the core's `addition` of `object`; stops the program for an addition that can
+    /// never be what the caller meant.
+    @inlinable
+    @inline(always)
+    func _answer(to addition: _Addition, of object: Unmanaged<AnyObject>, retention: Retention) -> Bool {
+        switch addition {
+        case .added: return true
+        case .alreadyRegistered: return false
+        case .registeredWithOtherRetention:
+            unsafe Self._refuseOtherRetention(type(of: object.takeUnretainedValue()), asked: retention)
+        case .deallocating: unsafe Self._refuseDeallocating(type(of: object.takeUnretainedValue()))
+        }
+    }
+
+    /// The object that `delegate` is, for `add`; stops the program if it is not a class instance, or is this
+    /// multicast.
+    @inlinable
+    @inline(always)
+    func _objectToRegister(_ delegate: Delegate) -> Unmanaged<AnyObject> {
+        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+            Self._refuseNonClass(type(of: delegate as Any))
+        }
+        if unsafe object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
+        return unsafe object
     }
 
     /// Removes a delegate.
@@ -203,10 +252,10 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
-        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
             return false
         }
-        return _core.remove(object)
+        return unsafe _core.remove(object)
     }
 
     /// Removes every delegate, releasing those held strongly.
@@ -219,15 +268,20 @@ public final class MulticastDelegate<Delegate> {
 
     /// Returns whether a delegate is registered (and, if held weakly, alive: it is, since you pass it).
     ///
+    /// The multicast tells delegates apart by identity, here as in ``add(_:)`` and ``remove(_:)``: of two
+    /// equal objects, only the one registered is contained. Generic code that takes the multicast as a
+    /// `Sequence` does not call this method: there `contains(_:)` is the standard library's, which needs
+    /// `Equatable` delegates, compares them with `==`, and visits the delegates one after another.
+    ///
     /// - Parameter delegate: The delegate to look for, by identity. For a value that is not a class instance,
     ///   which can never be registered, the answer is `false`.
     /// - Complexity: O(1).
     @inlinable
     public func contains(_ delegate: Delegate) -> Bool {
-        guard let object = _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
             return false
         }
-        return _core.contains(object)
+        return unsafe _core.contains(object)
     }
 
     /// The number of registered delegates that are alive.
@@ -237,10 +291,11 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// - Complexity: O(*n*): each weak delegate is checked for life.
     public var count: Int {
-        var pass = _Pass(_core)
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
         var count = 0
-        while pass.next(keeping: &keeper) != nil {
+        while unsafe pass.next(keeping: &keeper) != nil {
             count += 1
         }
         return count
@@ -250,9 +305,10 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// - Complexity: O(1) when a delegate is alive; at most O(*n*).
     public var isEmpty: Bool {
-        var pass = _Pass(_core)
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
-        return pass.next(keeping: &keeper) == nil
+        return unsafe pass.next(keeping: &keeper) == nil
     }
 
     /// Calls `body` with every delegate, one after another, in the order they were added.
@@ -279,15 +335,16 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
+        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         // Diagnostics: see MulticastDelegate+Diagnostics.swift.
         if _Diagnostics.areOnAnywhere, let settings = _core.diagnosticsForCall {
             return try _callTraced(body, settings: settings)
         }
-        var pass = _Pass(_core)
+        var pass = unsafe _Pass(_core)
         var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {
-            while let slot = pass.next(keeping: &keeper) {
-                try slot.lend(as: Delegate.self, body)
+            while let slot = unsafe pass.next(keeping: &keeper) {
+                unsafe try slot.lend(as: Delegate.self, body)
             }
         } catch {
             pass.finish()

@@ -19,6 +19,7 @@ extension Report {
             "pairNanoseconds": [
                 String(settings.pairOthers): pairs.mapValues { ["median": $0.median, "min": $0.minimum] }
             ],
+            "bulkNanosecondsPerOperation": figures(bulk),
             "asyncDeliveryNanosecondsPerDelegate": figures(asyncDelivery),
             "bytesPerDelegate": memory,
             "churn": Dictionary(

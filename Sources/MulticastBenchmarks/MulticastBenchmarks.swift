@@ -6,13 +6,14 @@ import Multicast
 /// Measures Multicast against what users would otherwise pick, in one run, and reports ratios. Built without
 /// `-c release`, as `swift run MulticastBenchmarks`, it measures what a debug build costs, which is how a user's
 /// app and tests build Multicast while they are developed: the call table, beside NotificationCenter and the
-/// floors built the same way, and the allocations per call.
+/// floors built the same way, the pairs and bulk registration, and the allocations per call.
 /// `--count-allocations NAME N CALLS` runs one contender's `call` alone, for valgrind to count its heap
 /// allocations; `--add-remove NAME N` runs one contender's add-then-remove alone, `--pairs NAME OTHERS COUNT`
-/// adds and removes one delegate `COUNT` times among `OTHERS` and prints ns per pair, `--ranges FILE...` prints
-/// the range of each target and headline ratio over several runs' `--json` files, and `--churn NAME N SECONDS`
-/// one contender under churn, for profiling. `--diagnostics traced` or `--diagnostics elsewhere`, with any of
-/// them, measures Multicast with diagnostics on.
+/// adds and removes one delegate `COUNT` times among `OTHERS` and prints ns per pair, `--bulk NAME COUNT` adds
+/// `COUNT` fresh delegates to a new contender and removes them in the bulk scenario's shuffled order and prints
+/// ns per operation, `--ranges FILE...` prints the range of each target and headline ratio over several runs'
+/// `--json` files, and `--churn NAME N SECONDS` one contender under churn, for profiling. `--diagnostics traced`
+/// or `--diagnostics elsewhere`, with any of them, measures Multicast with diagnostics on.
 @main
 struct MulticastBenchmarks {
     static func main() throws {
@@ -33,6 +34,9 @@ struct MulticastBenchmarks {
         }
         if arguments.first == "--pairs" {
             return pairsAlone(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "--bulk" {
+            return bulkAlone(Array(arguments.dropFirst()))
         }
         if arguments.first == "--churn" {
             return churnAlone(Array(arguments.dropFirst()))
@@ -75,6 +79,7 @@ struct MulticastBenchmarks {
                    MulticastBenchmarks --count-allocations CONTENDER N CALLS
                    MulticastBenchmarks --add-remove CONTENDER N
                    MulticastBenchmarks --pairs CONTENDER OTHERS COUNT
+                   MulticastBenchmarks --bulk CONTENDER COUNT
                    MulticastBenchmarks --ranges JSON...
                    MulticastBenchmarks --churn CONTENDER N SECONDS
             contenders: \(callContenders.map { "\"\($0.name)\"" }.joined(separator: ", "))
@@ -133,6 +138,16 @@ struct MulticastBenchmarks {
         contender.callAll(1)
         check(newcomer.total == 0, "a removed delegate was called")
         print(String(format: "%.0f ns per pair", Double(elapsed) / Double(count)))
+    }
+
+    /// Adds `COUNT` fresh delegates to a new contender of the bulk scenario and removes them in its shuffled
+    /// order, once.
+    static func bulkAlone(_ arguments: [String]) {
+        guard arguments.count == 2, let size = Int(arguments[1]), size > 0,
+            let type = bulkContenders.first(where: { $0.name == arguments[0] })
+        else { usage("--bulk takes a bulk contender's name and COUNT") }
+        let nanoseconds = bulkRegistration(type, size: size, removalOrder: bulkRemovalOrder(size))
+        print(String(format: "%.0f ns per operation", nanoseconds))
     }
 
     /// Runs one churn contender (a name from the churn table) with `N` delegates for `SECONDS`.

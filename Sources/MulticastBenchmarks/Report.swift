@@ -8,6 +8,8 @@ struct Report {
     var registration: [Int: [String: Figure]] = [:]
     /// One delegate added and removed among `Settings.pairOthers` others, ns per pair.
     var pairs: [String: Figure] = [:]
+    /// Fresh delegates added to a new multicast and removed in a shuffled order, ns per operation, by size.
+    var bulk: [Int: [String: Figure]] = [:]
     var memory: [String: Double] = [:]
     var churn: [Int: [String: ChurnFigures]] = [:]
     /// Heap bytes per live delegate of Multicast (weak), quiet and after churn; nil where the heap is not measured.
@@ -16,7 +18,7 @@ struct Report {
     var asyncDelivery: [Int: [String: Figure]] = [:]
 
     /// Runs the scenarios this build measures, one after another: a debug build only the calls, adding and
-    /// removing one delegate among many, and the allocation count.
+    /// removing one delegate among many, bulk registration, and the allocation count.
     static func run(_ settings: Settings) -> Report {
         var report = Report(settings: settings)
         for size in settings.callSizes {
@@ -27,6 +29,10 @@ struct Report {
         report.empty = measureCalls(size: 0, settings: settings)
         log("add + remove one delegate among \(settings.pairOthers)")
         report.pairs = measurePairs(others: settings.pairOthers, settings: settings)
+        for size in settings.bulkSizes {
+            log("bulk registration, N = \(size)")
+            report.bulk[size] = measureBulk(size: size, settings: settings)
+        }
         if build == "debug" {
             log("allocations per call (valgrind)")
             report.allocations = countAllocations(settings.allocationContenders, sizes: settings.allocationSizes)

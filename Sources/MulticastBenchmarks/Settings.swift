@@ -1,4 +1,4 @@
-/// The build this run measures: a debug build runs only the call and pair scenarios.
+/// The build this run measures: a debug build runs only the call, pair and bulk scenarios.
 #if DEBUG
 let build = "debug"
 #else
@@ -13,6 +13,8 @@ struct Settings {
     var registrationSizes: [Int]
     /// How many delegates stay registered while one is added and removed.
     var pairOthers: Int
+    /// How many fresh delegates the bulk scenario adds to a new multicast and removes, in each build.
+    var bulkSizes: [Int]
     /// Rounds of each churn contender, how long each round runs, and at which sizes.
     var churnRounds: Int
     var churnNanoseconds: UInt64
@@ -30,6 +32,7 @@ struct Settings {
         callSizes: [1, 10, 100, 1000],
         registrationSizes: [1000, 10_000, 100_000],
         pairOthers: 1000,
+        bulkSizes: [1000, 100_000],
         churnRounds: 5,
         churnNanoseconds: 250_000_000,
         churnSizes: [1000, 10_000],

@@ -14,8 +14,8 @@ extension Report {
             print(
                 """
                 Debug figures: Multicast, the contenders and this program are built without optimization, as an \
-                app's debug build builds them; Foundation is the system's, optimized as always. Only the call \
-                and pair scenarios run; `swift run -c release MulticastBenchmarks` measures them all.
+                app's debug build builds them; Foundation is the system's, optimized as always. Only the call, \
+                pair and bulk registration scenarios run; `swift run -c release MulticastBenchmarks` measures them all.
 
                 """
             )
@@ -39,6 +39,12 @@ extension Report {
         print("\n## add then remove one delegate while \(settings.pairOthers) others stay: ns per pair\n")
         printTable(
             ["contender", "ns per pair"], pairingContenders.map { [$0.name, pairs[$0.name]?.cell ?? "-"] })
+        print(
+            "\n## bulk registration: N fresh delegates added to a new multicast, then removed in a shuffled order:"
+                + " ns per operation\n")
+        printBySize(bulkContenders.map { $0.name }, settings.bulkSizes) { name, size in
+            bulk[size]?[name]?.cell ?? "skipped (quadratic)"
+        }
         guard build == "release" else {
             print("\n## targets (debug build)\n")
             printTargets()

@@ -19,6 +19,7 @@ extension Report {
         rows.append(.ratio("weak call / floor (ii), N >= 10 (worst; stretch)", weakRatio, atMost: 2))
         rows.append(allocationTarget)
         rows += pairTargets
+        rows += bulkTargets
         return rows
     }
 
@@ -28,6 +29,20 @@ extension Report {
             .ratio(
                 "NotificationCenter [weak] / \(name), add + remove among \(settings.pairOthers)",
                 (pairs[NotificationCenterWeak.name]?.median ?? .nan) / (pairs[name]?.median ?? .nan), atLeast: 1)
+        }
+    }
+
+    /// Adding many fresh delegates to a new multicast and removing them in a shuffled order costs no more per
+    /// operation than NotificationCenter's, in the same run, at every size.
+    var bulkTargets: [Target] {
+        settings.bulkSizes.flatMap { size in
+            [MulticastWeak.name, MulticastStrong.name].map { name in
+                let figures = bulk[size] ?? [:]
+                return .ratio(
+                    "NotificationCenter [weak] / \(name), bulk add + remove of \(size) fresh",
+                    (figures[NotificationCenterWeak.name]?.median ?? .nan) / (figures[name]?.median ?? .nan),
+                    atLeast: 1)
+            }
         }
     }
 
@@ -77,6 +92,7 @@ extension Report {
             .ratio("AsyncMessage [weak] / concurrently.call, until all ran, any N (worst)", asyncSpeedup, atLeast: 0.8))
         rows.append(allocationTarget)
         rows += pairTargets
+        rows += bulkTargets
         if let small = registration[settings.registrationSizes.first!]?[MulticastWeak.name]?.median,
             let large = registration[settings.registrationSizes.last!]?[MulticastWeak.name]?.median,
             let center = registration[settings.registrationSizes.last!]?[NotificationCenterWeak.name]?.median

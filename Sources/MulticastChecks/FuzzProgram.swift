@@ -7,7 +7,8 @@ package enum FuzzOp: Sendable, Hashable, CustomStringConvertible {
     case create(handle: Int, strong: Bool)
     /// Adds the delegate in `handle` to `list`, with its own retention.
     case add(list: Int, handle: Int)
-    /// Adds the delegate in `handle` to `list` with the other retention, if the model says it is registered.
+    /// Adds the delegate in `handle` to `list` again, with its own retention, if the model says it is registered
+    /// there: nothing changes. (With the other retention, the add would stop the program.)
     case reAdd(list: Int, handle: Int)
     case remove(list: Int, handle: Int)
     case removeAll(list: Int)

@@ -239,9 +239,9 @@ final class FuzzRunner<Delegate> {
             }
         case .reAdd(let list, let handle):
             guard let id = model.handles[handle], model.isRegistered(id, in: list) else { return }
-            let added = add(handles[handle]!, to: list, strong: !model.probes[id].strong)
+            let added = add(handles[handle]!, to: list, strong: model.probes[id].strong)
             guard !added else {
-                throw failure("adding registered delegate \(id) to list \(list) with the other retention returned true")
+                throw failure("adding registered delegate \(id) to list \(list) again returned true")
             }
         case .remove(let list, let handle):
             guard model.handles[handle] != nil else { return }

@@ -154,6 +154,9 @@ final class StressWorld: @unchecked Sendable {
 package final class StressProbe: StressDelegate {
     package var id: Int { record.id }
     let record: DelegateRecord
+    /// How every multicast that the pool's threads add this delegate to holds it: a delegate has one retention
+    /// in a multicast, and adding it with the other stops the program. Three in ten are strong.
+    var retention: Retention { record.id % 10 < 3 ? .strong : .weak }
     /// Set for delegates that remove themselves on their turn. Weak: the world's pool and multicasts hold
     /// delegates, and a cycle would leak the whole run (valgrind saw it).
     private weak let world: StressWorld?
@@ -200,8 +203,9 @@ package func runStress(_ configuration: StressConfiguration) -> StressReport {
             let multicast = world.multicasts[list]
             let slot = world.pool[random.below(world.pool.count)]
             switch random.below(100) {
-            case 0..<14: world.add(slot.value!, to: list, retention: .weak)
-            case 14..<20: world.add(slot.value!, to: list, retention: .strong)
+            case 0..<20:
+                let probe = slot.value!
+                world.add(probe, to: list, retention: probe.retention)
             case 20..<32:
                 world.remove(slot.value!, from: list)
                 ledger.removals += 1

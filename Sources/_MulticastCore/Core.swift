@@ -1,9 +1,10 @@
 /// A multicast's state: its registry, the lock that guards it, and the rules for changing it.
 ///
-/// Every change runs between ``beginChange()`` and ``endChange(_:)``: under the lock, leaving what it released
-/// to a ``_Garbage``, which is let go of after unlocking, in one place. The core knows the delegates only by
-/// their objects and their bits (see ``_Slot``), so none of it is generic (see "Writing the call path" in
-/// CONTRIBUTING.md).
+/// Every change runs in ``change(_:)``: under the lock, leaving what it released to a ``_Garbage``, which is let
+/// go of after unlocking, in one place; a read runs in ``withLock(_:)``. There is no other way into the lock.
+/// The core knows the delegates only by their objects and their bits (see ``_Slot``), so none of it is generic
+/// (see "Writing the call path" in CONTRIBUTING.md).
+@safe  // its registry and lock are memory of its own, reached only under its lock
 @usableFromInline
 package final class _Core {
     @usableFromInline
@@ -26,75 +27,69 @@ package final class _Core {
     package init(layout: _DelegateLayout, delegatesAreReferences: Bool, label: String? = nil) {
         self.delegatesAreReferences = delegatesAreReferences
         lock = _Lock()
-        registry = .allocate(capacity: 1)
-        registry.initialize(to: _Registry(layout: layout))
+        unsafe registry = .allocate(capacity: 1)
+        unsafe registry.initialize(to: _Registry(layout: layout))
         if let label { notes = _Notes(label: label) }
     }
 
     deinit {
         if notes?.settings != nil { _Diagnostics.count(on: false) }
-        registry.pointee.deallocateIndex()
-        registry.deinitialize(count: 1)
-        registry.deallocate()
+        unsafe registry.pointee.deallocateIndex()
+        unsafe registry.deinitialize(count: 1)
+        unsafe registry.deallocate()
     }
 
-    /// Runs `body` with the registry, under the lock. `body` must not call out to user code.
+    /// Runs `body` with the registry, under the lock: a read, or a change that leaves nothing to release (a pass
+    /// counting itself in). `body` must not call out to user code, nor drop a reference that may be an object's
+    /// last; a change that may uses ``change(_:)``.
+    ///
+    /// With ``change(_:)``, one of the two ways into the lock: each takes it and gives it back around a closure,
+    /// so no path through the closure can leave it held. Both are inlined wherever they are called, in an
+    /// unoptimized build too, which then calls the closure directly (see "Writing the call path" in
+    /// CONTRIBUTING.md).
     @inlinable
     @inline(always)
     func withLock<Result>(_ body: (inout _Registry) -> Result) -> Result {
         lock.lock()
-        let result = body(&registry.pointee)
+        let result = unsafe body(&registry.pointee)
         lock.unlock()
         return result
     }
 
-    /// Runs `change` on the registry with the lock held, then releases what it left to release, with the lock
-    /// let go of.
-    @usableFromInline
-    func change<Result>(_ change: (inout _Registry, inout _Garbage) -> Result) -> Result {
-        var garbage = beginChange()
-        let result = change(&registry.pointee, &garbage)
-        endChange(garbage)
-        return result
-    }
-
-    /// Takes the lock for a change of the registry, and gives what the change is to leave to release.
+    /// Runs `body` on the registry with the lock held, leaving what it releases to a ``_Garbage``; then lets go of
+    /// the lock, and releases that garbage: the one place that does. `body` must not call out to user code.
     @inlinable
     @inline(always)
-    func beginChange() -> _Garbage {
+    func change<Result>(_ body: (inout _Registry, inout _Garbage) -> Result) -> Result {
         lock.lock()
-        return _Garbage()
-    }
-
-    /// Ends a change: lets go of the lock, then releases what the change left: the one place that does.
-    @inlinable
-    @inline(always)
-    func endChange(_ garbage: consuming _Garbage) {
+        var garbage = _Garbage()
+        let result = unsafe body(&registry.pointee, &garbage)
         #if MULTICAST_INTERNAL_CHECKS
-        registry.pointee.checkInvariants()
+        unsafe registry.pointee.checkInvariants()
         #endif
         lock.unlock()
         garbage.release()
+        return result
     }
 
     /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
-    /// is registered already; returns whether it was added, or nil if it is being deallocated.
+    /// is registered already, or being deallocated; returns which.
     ///
     /// Objects pass through the core unretained, as `Unmanaged`: the caller keeps them alive (see "Writing the
     /// call path" in CONTRIBUTING.md).
     @inlinable
     @inline(always)
-    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> Bool? {
+    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> _Addition {
         var mayGrow = false
         while true {
-            var garbage = beginChange()
-            let outcome = registry.pointee.add(
-                bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
-            endChange(garbage)
+            let outcome = change { registry, garbage in
+                unsafe registry.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
+            }
             switch outcome {
-            case .added: return true
-            case .alreadyRegistered: return false
-            case .deallocating: return nil
+            case .added: return .added
+            case .alreadyRegistered: return .alreadyRegistered
+            case .registeredWithOtherRetention: return .registeredWithOtherRetention
+            case .deallocating: return .deallocating
             case .full:
                 // Before growing, reclaim the slots of dead delegates: growth is by three quarters, so this
                 // scan is amortized O(1) per add.
@@ -108,10 +103,7 @@ package final class _Core {
     @inlinable
     @inline(always)
     package func remove(_ object: Unmanaged<AnyObject>) -> Bool {
-        var garbage = beginChange()
-        let removed = registry.pointee.remove(object, &garbage)
-        endChange(garbage)
-        return removed
+        change { registry, garbage in unsafe registry.remove(object, &garbage) }
     }
 
     /// Unregisters everything.
@@ -124,10 +116,7 @@ package final class _Core {
     @inlinable
     @inline(always)
     package func contains(_ object: Unmanaged<AnyObject>) -> Bool {
-        lock.lock()
-        let found = registry.pointee.find(object) != nil
-        lock.unlock()
-        return found
+        withLock { registry in unsafe registry.find(object) != nil }
     }
 
     /// Whether a pass that visited `visited` slots and found `dead` weak delegates dead among them should
@@ -157,7 +146,7 @@ package final class _Core {
     func reclaimDeadDelegates() {
         var dead: [(position: Int, key: _SlotKey)] = []
         do {
-            var pass = _Pass(self)
+            var pass = unsafe _Pass(self)
             while let found = pass.nextDead() {
                 dead.append(found)
             }
@@ -169,12 +158,25 @@ package final class _Core {
     }
 }
 
+/// What ``_Core/add(bitsOf:object:strong:)`` did.
+@usableFromInline
+package enum _Addition {
+    case added
+    /// The object is registered already, with the retention asked for: nothing changed.
+    case alreadyRegistered
+    /// The object is registered already, with the other retention: nothing changed.
+    case registeredWithOtherRetention
+    /// The object is being deallocated (the add was made from its deinit): it could never be called.
+    case deallocating
+}
+
 /// What a registry change leaves to release once the lock is let go of: a delegate's deinit may call back into
 /// the multicast, so no reference that may be an object's last is dropped under the lock.
 ///
 /// Most changes leave nothing, and a removal of a strong delegate one object: the first object has a field of
 /// its own and the lists are optional, so that such a change makes no array (see "Writing the call path" in
 /// CONTRIBUTING.md).
+@frozen
 @usableFromInline
 struct _Garbage {
     /// The first object whose last release must wait: a strong delegate that a removed slot owned, or, with the
@@ -229,7 +231,7 @@ struct _Garbage {
     @usableFromInline
     static func release(_ storages: [_Storage]) {
         for storage in storages {
-            storage.slots.releaseAll()
+            unsafe storage.slots.releaseAll()
         }
     }
 }

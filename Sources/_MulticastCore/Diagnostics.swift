@@ -126,8 +126,8 @@ final class _Notes {
     func dropEndedSites(keepingThoseOf slots: _Slots) {
         var kept: [(registration: Int64, site: _Site)] = []
         var next = 0
-        for position in 0..<slots.count {
-            let key = slots.key(at: position)
+        for position in unsafe 0..<slots.count {
+            let key = unsafe slots.key(at: position)
             guard key.isCallable else { continue }
             while next < sites.count && sites[next].registration < key.registration { next += 1 }
             if next < sites.count && sites[next].registration == key.registration { kept.append(sites[next]) }
@@ -145,22 +145,25 @@ extension _Core {
         return notes
     }
 
-    /// ``add(bitsOf:object:strong:)``, and, if `site` is given and the object was added, a record that the
-    /// registration was made there, under the lock of the add. Out of line: only diagnostics use it. (The loop
-    /// is the hot add's, which records nothing, so that it gains nothing.)
-    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, site: _Site?) -> Bool?
-    {
+    /// ``add(bitsOf:object:strong:)``, and, if the object was added, a record that the registration was made at
+    /// `site`, under the lock of the add. Out of line: only diagnostics use it. (The loop is the hot add's, which
+    /// records nothing, so that it gains nothing.)
+    package func add(
+        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, site: _Site
+    ) -> _Addition {
         var mayGrow = false
         while true {
-            var garbage = beginChange()
-            let outcome = registry.pointee.add(
-                bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
-            if let site, case .added = outcome { recordSiteOfNewestRegistration(site) }
-            endChange(garbage)
+            let outcome = change { registry, garbage in
+                let outcome = unsafe registry.add(
+                    bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
+                if case .added = outcome { recordSiteOfNewestRegistration(site) }
+                return outcome
+            }
             switch outcome {
-            case .added: return true
-            case .alreadyRegistered: return false
-            case .deallocating: return nil
+            case .added: return .added
+            case .alreadyRegistered: return .alreadyRegistered
+            case .registeredWithOtherRetention: return .registeredWithOtherRetention
+            case .deallocating: return .deallocating
             case .full:
                 reclaimDeadDelegates()
                 mayGrow = true
@@ -174,18 +177,18 @@ extension _Core {
     @usableFromInline
     package func addRecordingSite(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, fileID: StaticString, line: UInt
-    ) -> Bool? {
-        let site = diagnosticsInEffect == nil ? nil : _Site(fileID: fileID, line: line)
-        return add(bitsOf: value, object: object, strong: strong, site: site)
+    ) -> _Addition {
+        guard diagnosticsInEffect != nil else { return unsafe add(bitsOf: value, object: object, strong: strong) }
+        return unsafe add(bitsOf: value, object: object, strong: strong, site: _Site(fileID: fileID, line: line))
     }
 
     /// Records that the newest registration was made at `site`. Call it with the lock held.
     func recordSiteOfNewestRegistration(_ site: _Site) {
         let notes = makeNotes()
-        notes.sites.append((registration: registry.pointee.newestRegistration, site: site))
-        let slots = registry.pointee.slots
-        if notes.sites.count >= 16 && notes.sites.count >= 2 * (slots.count - registry.pointee.vacancies) {
-            notes.dropEndedSites(keepingThoseOf: slots)
+        unsafe notes.sites.append((registration: registry.pointee.newestRegistration, site: site))
+        let slots = unsafe registry.pointee.slots
+        if unsafe notes.sites.count >= 16 && notes.sites.count >= 2 * (slots.count - registry.pointee.vacancies) {
+            unsafe notes.dropEndedSites(keepingThoseOf: slots)
         }
     }
 
@@ -234,6 +237,6 @@ extension _Core {
 extension _Slot {
     /// The number of the registration that the slot holds, or held.
     package var registration: Int64 {
-        key.registration
+        unsafe key.registration
     }
 }

@@ -36,49 +36,50 @@ typealias _LockPrimitive = pthread_mutex_t
 /// The primitive lives in memory of its own, at an address that never changes (a requirement of every
 /// primitive above), which the lock keeps in a constant: an unoptimized build reaches it as cheaply as an
 /// optimized one. Noncopyable, so that it is destroyed once, by its owner.
+@safe  // the primitive's memory is its own, freed once, by deinit
 @usableFromInline
 struct _Lock: ~Copyable {
     @usableFromInline
     let primitive: UnsafeMutablePointer<_LockPrimitive>
 
     init() {
-        primitive = .allocate(capacity: 1)
+        unsafe primitive = .allocate(capacity: 1)
         #if canImport(WinSDK)
-        InitializeSRWLock(primitive)
+        unsafe InitializeSRWLock(primitive)
         #elseif canImport(Darwin)
-        primitive.initialize(to: os_unfair_lock())
+        unsafe primitive.initialize(to: os_unfair_lock())
         #else
         var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
+        unsafe pthread_mutexattr_init(&attributes)
         #if DEBUG
         // Catches a lock taken twice on one thread, which would otherwise hang; no cost in release builds.
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        unsafe pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
         #endif
-        let error = pthread_mutex_init(primitive, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+        let error = unsafe pthread_mutex_init(primitive, &attributes)
+        unsafe pthread_mutexattr_destroy(&attributes)
         if error != 0 { _lockFailed("pthread_mutex_init", error) }
         #endif
     }
 
     deinit {
         #if canImport(WinSDK) || canImport(Darwin)
-        primitive.deinitialize(count: 1)
+        unsafe primitive.deinitialize(count: 1)
         #else
-        let error = pthread_mutex_destroy(primitive)
+        let error = unsafe pthread_mutex_destroy(primitive)
         if error != 0 { _lockFailed("pthread_mutex_destroy", error) }
         #endif
-        primitive.deallocate()
+        unsafe primitive.deallocate()
     }
 
     @inlinable
     @inline(always)
     func lock() {
         #if canImport(WinSDK)
-        AcquireSRWLockExclusive(primitive)
+        unsafe AcquireSRWLockExclusive(primitive)
         #elseif canImport(Darwin)
-        os_unfair_lock_lock(primitive)
+        unsafe os_unfair_lock_lock(primitive)
         #else
-        let error = pthread_mutex_lock(primitive)
+        let error = unsafe pthread_mutex_lock(primitive)
         if error != 0 { _lockFailed("pthread_mutex_lock", error) }
         #endif
     }
@@ -87,11 +88,11 @@ struct _Lock: ~Copyable {
     @inline(always)
     func unlock() {
         #if canImport(WinSDK)
-        ReleaseSRWLockExclusive(primitive)
+        unsafe ReleaseSRWLockExclusive(primitive)
         #elseif canImport(Darwin)
-        os_unfair_lock_unlock(primitive)
+        unsafe os_unfair_lock_unlock(primitive)
         #else
-        let error = pthread_mutex_unlock(primitive)
+        let error = unsafe pthread_mutex_unlock(primitive)
         if error != 0 { _lockFailed("pthread_mutex_unlock", error) }
         #endif
     }

@@ -14,6 +14,7 @@
 /// the iterator), and the core's registry keeps the storage alive while the pass reads it. Once the pass has
 /// counted itself out, the storage may be freed at any moment, so ending is the last thing it does with it.
 @frozen
+@safe  // what it reads unsafely it reads in its own methods; its init is unsafe, and so is a slot it returns
 @usableFromInline
 package struct _Pass: ~Copyable {
     @usableFromInline
@@ -44,11 +45,14 @@ package struct _Pass: ~Copyable {
     @usableFromInline
     var dead: Int
 
+    /// Starts a pass over `core`, which the caller keeps alive until the pass has ended: the pass holds it
+    /// unretained.
+    @unsafe
     @inlinable
     @inline(always)
     package init(_ core: _Core) {
-        self.core = core
-        (base, stride, count, readers) = core.withLock { $0.enterPass() }
+        unsafe self.core = core
+        unsafe (base, stride, count, readers) = unsafe core.withLock { unsafe $0.enterPass() }
         position = 0
         dead = 0
     }
@@ -61,24 +65,28 @@ package struct _Pass: ~Copyable {
     /// delegate is lent with ``_Slot/lend(as:_:)``, or copied with ``_Slot/copyOfDelegate(as:)``, meanwhile.
     /// (The keeper is the caller's variable, not the pass's: a pass with a reference in it would cost an
     /// optimized build a destroy through value witnesses at the end of every call.)
+    ///
+    /// The previous delegate's keeper is let go of first, before any slot is read: if that was the last
+    /// reference to the delegate, its deinit runs there, and what it removes must not be called.
     @inlinable
     @inline(always)
     package mutating func next(keeping keeper: inout AnyObject?) -> _Slot? {
+        // A store, not `if keeper != nil`: an unoptimized build copies the keeper to compare it, a retain and a
+        // release per weak delegate, where the store costs a release call of nil per strong delegate.
+        keeper = nil
         while position < count {
-            let slot = base.advanced(by: position, stride: stride)
+            let slot = unsafe base.advanced(by: position, stride: stride)
             position += 1
-            switch slot.liveness {
+            switch unsafe slot.liveness {
             case .strong:
-                if keeper != nil { keeper = nil }  // a store of nil would cost a release call per delegate
-                return slot
+                return unsafe slot
             case .weak(let object):
                 keeper = consume object
-                return slot
+                return unsafe slot
             case .dead: dead += 1
             case .unregistered: break
             }
         }
-        keeper = nil
         return nil
     }
 
@@ -87,8 +95,8 @@ package struct _Pass: ~Copyable {
     @inlinable
     package mutating func nextDelegate<Delegate>(as type: Delegate.Type) -> Delegate? {
         var keeper: AnyObject?
-        guard let slot = next(keeping: &keeper) else { return nil }
-        let delegate = slot.copyOfDelegate(as: Delegate.self)
+        guard let slot = unsafe next(keeping: &keeper) else { return nil }
+        let delegate = unsafe slot.copyOfDelegate(as: Delegate.self)
         extendLifetime(keeper)  // until the copy is made
         return delegate
     }
@@ -96,9 +104,9 @@ package struct _Pass: ~Copyable {
     /// The next slot that holds a dead weak delegate: its position, and the key it has; nil after the last.
     mutating func nextDead() -> (position: Int, key: _SlotKey)? {
         while position < count {
-            let slot = base.advanced(by: position, stride: stride)
+            let slot = unsafe base.advanced(by: position, stride: stride)
             position += 1
-            if case .dead(let key) = slot.liveness { return (position - 1, key) }
+            if case .dead(let key) = unsafe slot.liveness { return (position - 1, key) }
         }
         return nil
     }
@@ -111,6 +119,9 @@ package struct _Pass: ~Copyable {
         discard self
     }
 
+    // Declared in the public module interface, where `finish()`'s inlined `discard self` needs to see that there
+    // is a deinit to skip.
+    @usableFromInline
     deinit {
         end()
     }
@@ -120,10 +131,10 @@ package struct _Pass: ~Copyable {
     @inlinable
     @inline(always)
     func end() {
-        let wasLastToCollect = _Readers.leave(readers)
+        let wasLastToCollect = unsafe _Readers.leave(readers)
         let mayReclaim = _Core.isWorthReclaiming(dead: dead, visited: count)
         if wasLastToCollect || mayReclaim {
-            core.passEnded(collect: wasLastToCollect, reclaim: mayReclaim)
+            unsafe core.passEnded(collect: wasLastToCollect, reclaim: mayReclaim)
         }
     }
 }

@@ -16,7 +16,7 @@ enum _Readers {
     @inlinable
     @inline(always)
     static func enter(_ word: UnsafeMutablePointer<Int>) {
-        _ = _multicast_fetch_add_relaxed(word, 1)
+        _ = unsafe _multicast_fetch_add_relaxed(word, 1)
     }
 
     /// Counts a pass out, with release ordering so that its reads happen before whatever the registry does
@@ -24,14 +24,14 @@ enum _Readers {
     @inlinable
     @inline(always)
     static func leave(_ word: UnsafeMutablePointer<Int>) -> Bool {
-        _multicast_fetch_sub_release(word, 1) == collectBit | 1
+        unsafe _multicast_fetch_sub_release(word, 1) == collectBit | 1
     }
 
     /// Whether no pass reads the storage. Call it with the lock held.
     @inlinable
     @inline(always)
     static func isUnread(_ word: UnsafeMutablePointer<Int>) -> Bool {
-        _multicast_load_acquire(word) & ~collectBit == 0
+        unsafe _multicast_load_acquire(word) & ~collectBit == 0
     }
 
     /// When the work that waits for a storage's readers is to be done, as ``collectNowOrByLastReader(_:)``
@@ -49,9 +49,9 @@ enum _Readers {
     @inlinable
     @inline(always)
     static func collectNowOrByLastReader(_ word: UnsafeMutablePointer<Int>) -> Collection {
-        if _multicast_load_acquire(word) == 0 { return .now }
-        guard _multicast_fetch_or_acquire(word, collectBit) & ~collectBit == 0 else { return .byLastReader }
-        _multicast_store_relaxed(word, 0)  // the last reader left meanwhile: no one is left to collect
+        if unsafe _multicast_load_acquire(word) == 0 { return .now }
+        guard unsafe _multicast_fetch_or_acquire(word, collectBit) & ~collectBit == 0 else { return .byLastReader }
+        unsafe _multicast_store_relaxed(word, 0)  // the last reader left meanwhile: no one is left to collect
         return .now
     }
 
@@ -62,6 +62,6 @@ enum _Readers {
     @inlinable
     @inline(always)
     static func forgetCollect(_ word: UnsafeMutablePointer<Int>) {
-        _multicast_store_relaxed(word, 0)
+        unsafe _multicast_store_relaxed(word, 0)
     }
 }

@@ -14,13 +14,14 @@
 /// What a removed slot owns is released only once no pass reads its storage: at once if none does, else by
 /// the next change that finds it unread, or, for a strong delegate or an older storage, by the last pass to
 /// leave (see ``_Readers``). Every change leaves what it released to a ``_Garbage``, which
-/// ``_Core/endChange(_:)`` lets go of after unlocking.
+/// ``_Core/change(_:)`` lets go of after unlocking.
 ///
 /// Its invariant, which ``checkInvariants()`` checks after every change when the package is built with
 /// `MULTICAST_INTERNAL_CHECKS`: the current storage's slots are in registration order; `vacancies` counts
 /// its slots that hold no registration; `pending` lists, without repeats, exactly those of them that still
 /// own references, and `pendingStrong` those that own a strong delegate; the index lists exactly the slots
 /// that hold a registration.
+@safe  // what it points to is its own, reached only under the multicast's lock
 @usableFromInline
 struct _Registry {
     /// The delegates, in registration order: where passes start.
@@ -39,7 +40,7 @@ struct _Registry {
     /// Where each registered object's slot is in the current storage. The registry owns its buckets, and
     /// frees them in ``deallocateIndex()``.
     @usableFromInline
-    var index = _SlotIndex(capacity: 0)
+    var index = unsafe _SlotIndex(capacity: 0)
 
     /// Positions in the current storage of removed slots that still own references, because passes were
     /// reading the storage when they were removed.
@@ -60,7 +61,7 @@ struct _Registry {
 
     init(layout: _DelegateLayout) {
         storage = _Storage(capacity: 0, layout: layout)
-        slots = storage.slots
+        unsafe slots = unsafe storage.slots
     }
 
     /// Starts a pass over the current storage: counts it in as a reader. (Mutating, though the registry does
@@ -68,10 +69,10 @@ struct _Registry {
     @inlinable
     @inline(always)
     mutating func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
-        let slots = slots
-        let pass = (slots.base, slots.layout.stride, slots.count, slots.readers)
-        _Readers.enter(pass.3)
-        return pass
+        let slots = unsafe slots
+        let pass = unsafe (slots.base, slots.layout.stride, slots.count, slots.readers)
+        unsafe _Readers.enter(pass.3)
+        return unsafe pass
     }
 }
 
@@ -80,11 +81,12 @@ extension _Registry {
     @inlinable
     @inline(always)
     static func address(of object: Unmanaged<AnyObject>) -> UInt {
-        UInt(bitPattern: object.toOpaque())
+        unsafe UInt(bitPattern: object.toOpaque())
     }
 
     /// Where a registered object is: its bucket in the index, and its slot's position in the current storage.
     /// (A struct, not a tuple: see "Writing the call path" in CONTRIBUTING.md.)
+    @frozen
     @usableFromInline
     struct Found {
         @usableFromInline
@@ -108,18 +110,18 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func find(_ object: Unmanaged<AnyObject>) -> Found? {
-        let address = Self.address(of: object)
-        var bucket = index.home(of: address)
-        while let position = index.position(inBucket: bucket) {
-            if slots.address(at: position) == address {
-                switch slots.liveness(at: position) {
+        let address = unsafe Self.address(of: object)
+        var bucket = unsafe index.home(of: address)
+        while let position = unsafe index.position(inBucket: bucket) {
+            if unsafe slots.address(at: position) == address {
+                switch unsafe slots.liveness(at: position) {
                 case .strong: return Found(bucket: bucket, position: position)
-                case .weak(let keeper) where Self.address(of: .passUnretained(keeper)) == address:
+                case .weak(let keeper) where unsafe Self.address(of: .passUnretained(keeper)) == address:
                     return Found(bucket: bucket, position: position)
                 case .weak, .unregistered, .dead: break
                 }
             }
-            bucket = index.bucket(after: bucket)
+            bucket = unsafe index.bucket(after: bucket)
         }
         return nil
     }
@@ -129,6 +131,8 @@ extension _Registry {
     enum AddOutcome {
         case added
         case alreadyRegistered
+        /// The object is registered already, and with the other retention.
+        case registeredWithOtherRetention
         /// The storage is full, and would have to grow; reclaim dead delegates' slots, then add again with
         /// `mayGrow`.
         case full
@@ -136,36 +140,39 @@ extension _Registry {
         case deallocating
     }
 
-    /// Registers `object`, whose delegate's bits are at `value`, at the end, unless it is registered already.
+    /// Registers `object`, whose delegate's bits are at `value`, at the end, unless it is registered already (and
+    /// then says whether with the retention asked for).
     @inlinable
     @inline(always)
     mutating func add(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, mayGrow: Bool,
         _ garbage: inout _Garbage
     ) -> AddOutcome {
-        if find(object) != nil {
-            return .alreadyRegistered
+        if let found = unsafe find(object) {
+            return unsafe slots.key(at: found.position).isStrong == strong
+                ? .alreadyRegistered : .registeredWithOtherRetention
         }
-        if slots.count == slots.capacity {
+        if unsafe slots.count == slots.capacity {
             guard makeRoom(mayGrow: mayGrow, &garbage) else { return .full }
         }
-        if !index.hasRoom {
-            reindex(capacity: index.count * 2)
+        if unsafe !index.hasRoom {
+            unsafe reindex(capacity: index.count * 2)
         }
         // An object in its deinit could never be called: a weak reference to it is nil from the start, though
         // the caller holds it, and a strong delegate would be kept past its deinit. It is refused.
-        if strong && _Slot.isDeallocating(object) {
+        if unsafe strong && _Slot.isDeallocating(object) {
             return .deallocating
         }
         newestRegistration += 1
-        let position = slots.count
-        slots.append(bitsOf: value, object: object, key: _SlotKey(registration: newestRegistration, strong: strong))
-        if !strong, case .dead = slots.liveness(at: position) {
-            _ = slots.release(at: position)
-            slots.dropLast()
+        let position = unsafe slots.count
+        unsafe slots.append(
+            bitsOf: value, object: object, key: _SlotKey(registration: newestRegistration, strong: strong))
+        if !strong, case .dead = unsafe slots.liveness(at: position) {
+            _ = unsafe slots.release(at: position)
+            unsafe slots.dropLast()
             return .deallocating
         }
-        index.insert(position, address: Self.address(of: object))
+        unsafe index.insert(position, address: Self.address(of: object))
         collect(&garbage)
         return .added
     }
@@ -174,8 +181,8 @@ extension _Registry {
     /// enough and `mayGrow` is false: then returns false, so that the dead delegates are found first.
     @usableFromInline
     mutating func makeRoom(mayGrow: Bool, _ garbage: inout _Garbage) -> Bool {
-        let capacity = Self.capacityOfRebuilt(holding: slots.count - vacancies)
-        guard mayGrow || capacity <= slots.capacity else { return false }
+        let capacity = unsafe Self.capacityOfRebuilt(holding: slots.count - vacancies)
+        guard unsafe mayGrow || capacity <= slots.capacity else { return false }
         rebuild(capacity: capacity, &garbage)
         return true
     }
@@ -184,10 +191,23 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func remove(_ object: Unmanaged<AnyObject>, _ garbage: inout _Garbage) -> Bool {
-        guard let found = find(object) else { return false }
+        guard let found = unsafe find(object) else { return false }
+        #if MULTICAST_INTERNAL_CHECKS
+        let registration = unsafe slots.key(at: found.position).registration
+        #endif
         unregister(at: found.position, bucket: found.bucket)
         compactIfSparse(&garbage)
         collect(&garbage)
+        // The position was found before the compaction, which may have moved the slots; it names the removed
+        // slot still wherever it names a slot that owns nothing, which is all that `dropReleasedLastSlot` drops.
+        // A compaction drops every removed slot, and leaves at each position a registered one, which owns its
+        // references.
+        #if MULTICAST_INTERNAL_CHECKS
+        unsafe precondition(
+            found.position >= slots.count || slots.key(at: found.position).ownsReferences
+                || slots.key(at: found.position).registration == registration,
+            "Multicast's internal check failed: a slot that owns nothing took the place of the one removed")
+        #endif
         dropReleasedLastSlot(at: found.position)
         return true
     }
@@ -199,23 +219,25 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func dropReleasedLastSlot(at position: Int) {
-        guard position == slots.count - 1 && !slots.key(at: position).ownsReferences && _Readers.isUnread(slots.readers)
+        guard
+            unsafe position == slots.count - 1 && !slots.key(at: position).ownsReferences
+                && _Readers.isUnread(slots.readers)
         else { return }
-        slots.dropLast()
+        unsafe slots.dropLast()
         vacancies -= 1
-        _Readers.forgetCollect(slots.readers)  // nothing of this storage waits for a reader any more
+        unsafe _Readers.forgetCollect(slots.readers)  // nothing of this storage waits for a reader any more
     }
 
     /// Unregisters everything.
     mutating func removeAll(_ garbage: inout _Garbage) {
         for old in retired + [storage] {
-            for position in 0..<old.slots.count {
-                old.slots.markRemoved(at: position)
+            for position in unsafe 0..<old.slots.count {
+                unsafe old.slots.markRemoved(at: position)
             }
         }
         let old = storage
-        replaceStorage(with: _Storage(capacity: 0, layout: slots.layout))
-        index.removeAll(keepingRoomFor: 0)
+        unsafe replaceStorage(with: _Storage(capacity: 0, layout: slots.layout))
+        unsafe index.removeAll(keepingRoomFor: 0)
         resetVacancies()
         free(old, &garbage)
         collect(&garbage)
@@ -227,9 +249,10 @@ extension _Registry {
     /// slot with the same key is the same dead delegate, whichever storage the pass read.
     mutating func reclaim(_ dead: [(position: Int, key: _SlotKey)], _ garbage: inout _Garbage) {
         for (position, key) in dead {
-            guard position < slots.count else { break }
-            guard slots.key(at: position) == key else { continue }
-            unregister(at: position, bucket: index.bucket(holding: position, address: slots.address(at: position)))
+            guard unsafe position < slots.count else { break }
+            guard unsafe slots.key(at: position) == key else { continue }
+            unsafe unregister(
+                at: position, bucket: index.bucket(holding: position, address: slots.address(at: position)))
         }
         compactIfSparse(&garbage)
         collect(&garbage)
@@ -240,13 +263,13 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func unregister(at position: Int, bucket: Int) {
-        let slots = slots
-        index.remove(bucket: bucket) { slots.address(at: $0) }
-        let key = slots.key(at: position)
-        slots.markRemoved(at: position)
+        let slots = unsafe slots
+        unsafe index.remove(bucket: bucket) { unsafe slots.address(at: $0) }
+        let key = unsafe slots.key(at: position)
+        unsafe slots.markRemoved(at: position)
         var next = 0
         while next < retired.count {
-            retired[next].slots.markRemoved(registration: key.registration)
+            unsafe retired[next].slots.markRemoved(registration: key.registration)
             next += 1
         }
         pending.append(position)
@@ -269,13 +292,19 @@ extension _Registry {
             freeUnreadRetired(&garbage)
         }
         guard pending.count > 0 else { return }
-        let readers = slots.readers
-        let isUnread =
-            pendingStrong > 0 ? _Readers.collectNowOrByLastReader(readers) == .now : _Readers.isUnread(readers)
-        guard isUnread else { return }
+        let readers = unsafe slots.readers
+        if pendingStrong > 0 {
+            // A `switch`, not `==`: see "Writing the call path" in CONTRIBUTING.md.
+            switch unsafe _Readers.collectNowOrByLastReader(readers) {
+            case .now: break
+            case .byLastReader: return
+            }
+        } else if unsafe !_Readers.isUnread(readers) {
+            return
+        }
         var next = 0
         while next < pending.count {
-            if let object = slots.release(at: pending[next]) {
+            if let object = unsafe slots.release(at: pending[next]) {
                 garbage.append(object)
             }
             next += 1
@@ -288,7 +317,7 @@ extension _Registry {
     @usableFromInline
     mutating func freeUnreadRetired(_ garbage: inout _Garbage) {
         retired.removeAll { old in
-            guard _Readers.collectNowOrByLastReader(old.slots.readers) == .now else { return false }
+            guard unsafe _Readers.collectNowOrByLastReader(old.slots.readers) == .now else { return false }
             garbage.append(old)
             return true
         }
@@ -297,7 +326,7 @@ extension _Registry {
     /// Frees `old`, which is no longer current, if no pass reads it; else keeps it until its last reader leaves.
     @usableFromInline
     mutating func free(_ old: _Storage, _ garbage: inout _Garbage) {
-        if _Readers.collectNowOrByLastReader(old.slots.readers) == .now {
+        if unsafe _Readers.collectNowOrByLastReader(old.slots.readers) == .now {
             garbage.append(old)
         } else {
             retired.append(old)
@@ -313,9 +342,9 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func compactIfSparse(_ garbage: inout _Garbage) {
-        let count = slots.count
+        let count = unsafe slots.count
         guard vacancies >= 16 && vacancies * 8 >= count * 3 else { return }
-        if vacancies * 2 >= count || _Readers.isUnread(slots.readers) {
+        if unsafe vacancies * 2 >= count || _Readers.isUnread(slots.readers) {
             rebuild(capacity: Self.capacityOfRebuilt(holding: count - vacancies), &garbage)
         }
     }
@@ -335,35 +364,35 @@ extension _Registry {
     mutating func rebuild(capacity: Int, _ garbage: inout _Garbage) {
         let slotsMove = vacancies > 0
         let old = storage
-        let isRead = !_Readers.isUnread(old.slots.readers)
-        if !isRead && capacity <= old.slots.capacity && old.slots.capacity <= capacity * 2 {
+        let isRead = unsafe !_Readers.isUnread(old.slots.readers)
+        if unsafe !isRead && capacity <= old.slots.capacity && old.slots.capacity <= capacity * 2 {
             var objects: [AnyObject] = []
-            old.slots.compactInPlace(&objects)
+            unsafe old.slots.compactInPlace(&objects)
             garbage.append(contentsOf: objects)
-            _Readers.forgetCollect(old.slots.readers)  // what the last reader was to collect is done
+            unsafe _Readers.forgetCollect(old.slots.readers)  // what the last reader was to collect is done
         } else {
-            replaceStorage(with: _Storage(capacity: capacity, layout: slots.layout))
-            var keepers: [AnyObject] = []
-            old.slots.transferRegistrations(to: slots, sourceIsRead: isRead, keepers: &keepers)
-            garbage.append(contentsOf: keepers)
+            unsafe replaceStorage(with: _Storage(capacity: capacity, layout: slots.layout))
+            var deferredReleases: [AnyObject] = []
+            unsafe old.slots.transferRegistrations(to: slots, sourceIsRead: isRead, deferredReleases: &deferredReleases)
+            garbage.append(contentsOf: deferredReleases)
             free(old, &garbage)  // with the removed slots, which it releases when it is freed
         }
         resetVacancies()
         if slotsMove {
-            reindex(capacity: slots.count)
+            unsafe reindex(capacity: slots.count)
         }
     }
 
     /// Frees the index's buckets, as the registry goes.
     mutating func deallocateIndex() {
-        index.deallocate()
+        unsafe index.deallocate()
     }
 
     /// Makes `new` the current storage.
     @usableFromInline
     mutating func replaceStorage(with new: _Storage) {
         storage = new
-        slots = new.slots
+        unsafe slots = unsafe new.slots
     }
 
     /// Records that the current storage holds no removed slot: it was replaced, or compacted.
@@ -377,9 +406,7 @@ extension _Registry {
     /// Files every registered slot of the current storage in a new index with room for `capacity` slots.
     @usableFromInline
     mutating func reindex(capacity: Int) {
-        index.removeAll(keepingRoomFor: capacity)
-        for position in 0..<slots.count where slots.key(at: position).isCallable {
-            index.insert(position, address: slots.address(at: position))
-        }
+        unsafe index.removeAll(keepingRoomFor: capacity)
+        unsafe index.insertRegistrations(of: slots)
     }
 }

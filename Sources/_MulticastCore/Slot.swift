@@ -3,12 +3,14 @@ import _MulticastShims
 // The members of the call path are `@inline(always)`: see "Writing the call path" in CONTRIBUTING.md.
 
 /// A weak reference to any object.
+@frozen
 @usableFromInline
 struct _WeakReference {
     @usableFromInline
     weak var object: AnyObject?
 
     @inlinable
+    @inline(always)
     init(_ object: AnyObject?) {
         self.object = object
     }
@@ -21,6 +23,7 @@ struct _WeakReference {
 /// number survives every change, so that slots, which are in registration order, can be found by binary
 /// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 61 bits,
 /// which a multicast adding a billion delegates a second would use up in 73 years.
+@frozen
 @usableFromInline
 struct _SlotKey: Equatable {
     @usableFromInline
@@ -84,6 +87,7 @@ struct _SlotKey: Equatable {
 /// The part of a slot that a pass reads first: its key, and the weak reference that says whether a weak
 /// delegate is alive. It is the same type whatever the delegates' type, so its fields have the same offsets
 /// whatever code reads them, optimized or not.
+@frozen
 @usableFromInline
 struct _SlotState {
     /// The raw value of a ``_SlotKey``, read and written only through ``_Slot``. It is the first field, so
@@ -137,14 +141,16 @@ package struct _DelegateLayout: Sendable {
 
 /// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate's bits.
 ///
-/// Every trick that Multicast plays with a delegate's representation is here, under one invariant:
+/// The tricks that Multicast plays with a delegate's representation are here, under one invariant, but for
+/// one that the invariant rests on: `MulticastDelegate.add(_:retention:)`, in the Multicast module, re-boxes a
+/// delegate of a multicast of `Any` around its object before it is stored.
 ///
 /// - The first word of a stored delegate is its object's address: `MulticastDelegate.add` stores a value that
 ///   boxes its object only after unboxing it. So the address can be read without touching the object, which
 ///   may be dead, and a delegate is owned by owning its object.
 /// - A slot is initialized by ``occupy(withBitsOf:size:object:key:)``. From then on only its key changes, with
 ///   atomic stores made under the multicast's lock, until ``release()`` or
-///   ``transfer(to:size:sourceIsRead:keepers:)`` destroys or moves what it owns; each of those happens only
+///   ``transfer(to:size:sourceIsRead:deferredReleases:)`` destroys or moves what it owns; each of those happens only
 ///   while no pass reads the storage.
 /// - The delegate's bits hold no reference count. A slot owns its weak reference and, when the key says
 ///   strong, one count on the delegate's object. A weak delegate's bits may be read only while
@@ -152,6 +158,8 @@ package struct _DelegateLayout: Sendable {
 ///
 /// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast, and what lets
 /// the rest of the core work without knowing the delegates' type.
+@frozen
+@unsafe
 @usableFromInline
 package struct _Slot {
     @usableFromInline
@@ -164,29 +172,29 @@ package struct _Slot {
     @inlinable
     @inline(always)
     init(state: UnsafeMutablePointer<_SlotState>, delegate: UnsafeMutableRawPointer) {
-        self.state = state
-        self.delegate = delegate
+        unsafe self.state = unsafe state
+        unsafe self.delegate = unsafe delegate
     }
 
     /// The slot `distance` slots after this one, in a storage whose delegates are `stride` bytes apart.
     @inlinable
     @inline(always)
     func advanced(by distance: Int, stride: Int) -> _Slot {
-        _Slot(state: state + distance, delegate: delegate + distance &* stride)
+        unsafe _Slot(state: state + distance, delegate: delegate + distance &* stride)
     }
 
     /// The key word, as an atomic operation needs it.
     @inlinable
     @inline(always)
     var keyWord: UnsafeMutablePointer<Int64> {
-        UnsafeMutableRawPointer(state).assumingMemoryBound(to: Int64.self)
+        unsafe UnsafeMutableRawPointer(state).assumingMemoryBound(to: Int64.self)
     }
 
     /// The key, read with or without the lock.
     @inlinable
     @inline(always)
     var key: _SlotKey {
-        _SlotKey(rawValue: _multicast_load_relaxed_64(keyWord))
+        unsafe _SlotKey(rawValue: _multicast_load_relaxed_64(keyWord))
     }
 
     /// Changes the key; call it with the lock held.
@@ -197,7 +205,7 @@ package struct _Slot {
     @inlinable
     @inline(always)
     func storeKey(_ key: _SlotKey) {
-        _multicast_store_relaxed_64(keyWord, key.rawValue)
+        unsafe _multicast_store_relaxed_64(keyWord, key.rawValue)
     }
 
     /// Whether a pass may call the delegate: the one place that decides it, for every pass and for lookups
@@ -208,10 +216,10 @@ package struct _Slot {
     @inlinable
     @inline(always)
     var liveness: _Liveness {
-        let key = key
+        let key = unsafe key
         guard key.isCallable else { return .unregistered }
         if key.isStrong { return .strong }
-        guard let object = state.pointee.reference.object else { return .dead(key: key) }
+        guard let object = unsafe state.pointee.reference.object else { return .dead(key: key) }
         return .weak(keeper: consume object)
     }
 
@@ -219,7 +227,7 @@ package struct _Slot {
     @inlinable
     @inline(always)
     var address: UInt {
-        UnsafeRawPointer(delegate).load(as: UInt.self)
+        unsafe UnsafeRawPointer(delegate).load(as: UInt.self)
     }
 
     /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
@@ -227,12 +235,20 @@ package struct _Slot {
     @inlinable
     @inline(always)
     func occupy(withBitsOf value: UnsafeRawPointer, size: Int, object: Unmanaged<AnyObject>, key: _SlotKey) {
-        delegate.copyMemory(from: value, byteCount: size)
+        // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)`, whose
+        // memory "must be initialized to a trivial type". It holds because of the invariant above: the copy
+        // takes no count, and nothing ever destroys these bits, so no reference is counted twice or lost; the
+        // one reference counted in them, the object, is owned by the slot's weak reference or strong count
+        // instead, and the rest (witness tables, type metadata) is never counted.
+        unsafe delegate.copyMemory(from: value, byteCount: size)
         if key.isStrong {
-            _ = object.retain()  // the slot's count, which `release()` gives back
-            state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
+            _ = unsafe object.retain()  // the slot's count, which `release()` gives back
+            unsafe state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
         } else {
-            state.initialize(to: _SlotState(key: key, reference: _WeakReference(object.takeUnretainedValue())))
+            // The weak reference is made in place: built first as a value, it would be copied into the slot
+            // and destroyed, two more atomic operations on the object's weak count.
+            unsafe state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
+            unsafe state.pointee.reference.object = object.takeUnretainedValue()
         }
     }
 
@@ -241,38 +257,42 @@ package struct _Slot {
     @inlinable
     @inline(always)
     static func isDeallocating(_ object: Unmanaged<AnyObject>) -> Bool {
-        _WeakReference(object.takeUnretainedValue()).object == nil
+        unsafe _WeakReference(object.takeUnretainedValue()).object == nil
     }
 
     /// Initializes the uninitialized `target` with this slot's registration, and appends the object of a live
-    /// weak delegate to `keepers`, to be released after the lock is let go of (see ``_Garbage``).
+    /// weak delegate to `deferredReleases`, to be released after the lock is let go of (see ``_Garbage``).
     ///
     /// If passes may be reading this slot, it keeps what it owns, and `target` takes counts of its own (a copy
     /// of the weak reference, and a count on a strong delegate's object). Otherwise the references move, and
     /// this slot no longer owns them. No raw byte of the weak reference is read: where the runtime zeroes a
     /// reference to an object being deallocated, as the Objective-C runtime does, they may be changing.
     ///
-    /// With the Objective-C runtime (Apple platforms), the keepers take the last release of a delegate out of
-    /// the lock: copying or moving an Objective-C weak reference may load its object retained and release it
-    /// afterwards (objc4's `objc_copyWeak`, and `objc_moveWeak` in older releases), which, if another thread let
-    /// go of the object meanwhile, would run its deinit here. Native Swift weak references, the only kind
-    /// elsewhere, are copied and moved by counting the weak reference alone, and need no keepers.
-    func transfer(to target: _Slot, size: Int, sourceIsRead: Bool, keepers: inout [AnyObject]) {
-        let key = key
+    /// With the Objective-C runtime (Apple platforms), the deferred releases take the last release of a delegate
+    /// out of the lock: copying or moving an Objective-C weak reference may load its object retained and release
+    /// it afterwards (objc4's `objc_copyWeak`, and `objc_moveWeak` in older releases), which, if another thread
+    /// let go of the object meanwhile, would run its deinit here. Native Swift weak references, the only kind
+    /// elsewhere, are copied and moved by counting the weak reference alone, and need no deferred releases.
+    @inline(always)
+    func transfer(to target: _Slot, size: Int, sourceIsRead: Bool, deferredReleases: inout [AnyObject]) {
+        let key = unsafe key
         #if _runtime(_ObjC)
-        if !key.isStrong, let object = state.pointee.reference.object {
-            keepers.append(object)
+        if !key.isStrong, let object = unsafe state.pointee.reference.object {
+            deferredReleases.append(object)
         }
         #endif
-        target.delegate.copyMemory(from: delegate, byteCount: size)
+        // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must be
+        // initialized to a trivial type"). It holds as in `occupy`: the bits carry no count, and what owns the
+        // object, the weak reference or the strong count, is copied or moved below, by the state's own rules.
+        unsafe target.delegate.copyMemory(from: delegate, byteCount: size)
         if sourceIsRead {
             if key.isStrong {
-                _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).retain()
+                _ = unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).retain()
             }
-            target.state.initialize(to: _SlotState(key: key, reference: state.pointee.reference))
+            unsafe target.state.initialize(to: _SlotState(key: key, reference: state.pointee.reference))
         } else {
-            target.state.moveInitialize(from: state, count: 1)
-            storeKey(key.released)  // moved out: nothing may destroy it again
+            unsafe target.state.moveInitialize(from: state, count: 1)
+            unsafe storeKey(key.released)  // moved out: nothing may destroy it again
         }
     }
 
@@ -282,12 +302,12 @@ package struct _Slot {
     @inlinable
     @inline(always)
     func release() -> AnyObject? {
-        let key = key
+        let key = unsafe key
         guard key.ownsReferences else { return nil }
-        state.deinitialize(count: 1)
-        storeKey(key.released)  // from here on only the key is initialized
+        unsafe state.deinitialize(count: 1)
+        unsafe storeKey(key.released)  // from here on only the key is initialized
         guard key.isStrong else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue()
+        return unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue()
     }
 
     /// Calls `body` with the delegate, without retaining or releasing it. The caller keeps it alive: by
@@ -301,16 +321,20 @@ package struct _Slot {
     package func lend<Delegate, Result, Failure: Error>(
         as type: Delegate.Type, _ body: (Delegate) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer throws(Failure) in
+        unsafe try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer throws(Failure) in
             let copy = buffer.baseAddress!
-            UnsafeMutableRawPointer(copy).copyMemory(from: delegate, byteCount: MemoryLayout<Delegate>.size)
-            let lent = copy.move()
+            // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must
+            // be initialized to a trivial type"), then a move out of it: a `Delegate` that owns no count. It holds
+            // because the value is given back, moved into the copy, and the copy is never destroyed: no count is
+            // taken or dropped, and the caller keeps the object alive meanwhile.
+            unsafe UnsafeMutableRawPointer(copy).copyMemory(from: delegate, byteCount: MemoryLayout<Delegate>.size)
+            let lent = unsafe copy.move()
             do throws(Failure) {
                 let result = try body(lent)
-                copy.initialize(to: consume lent)  // give the bits back: the copy is never destroyed
+                unsafe copy.initialize(to: consume lent)  // give the bits back: the copy is never destroyed
                 return result
             } catch {
-                copy.initialize(to: consume lent)
+                unsafe copy.initialize(to: consume lent)
                 throw error
             }
         }
@@ -321,12 +345,12 @@ package struct _Slot {
     @inlinable
     @inline(always)
     package func copyOfDelegate<Delegate>(as type: Delegate.Type) -> Delegate {
-        UnsafeRawPointer(delegate).load(as: Delegate.self)
+        unsafe UnsafeRawPointer(delegate).load(as: Delegate.self)
     }
 
     /// How the multicast holds the delegate: the key's strong bit, set when the slot is filled, never changes.
     package var isStrong: Bool {
-        key.isStrong
+        unsafe key.isStrong
     }
 }
 
@@ -345,28 +369,118 @@ extension _Slot {
         if !knownToBeOne {
             guard type(of: delegate as Any) is AnyObject.Type else { return nil }
             if Delegate.self == Any.self {
-                return Unmanaged.passUnretained(delegate as AnyObject)
+                return unsafe Unmanaged.passUnretained(delegate as AnyObject)
             }
         }
-        return withUnsafeBytes(of: delegate) { $0.load(as: Unmanaged<AnyObject>.self) }
+        return unsafe withUnsafeBytes(of: delegate) { unsafe $0.load(as: Unmanaged<AnyObject>.self) }
     }
 
     /// Whether every value of `type` is a class reference, held in the value's first word: a class, or a
     /// class-bound protocol or composition (`any P` where `P: AnyObject`, `AnyObject`, `C & P`).
     ///
     /// It reads the Swift runtime's type metadata, whose layout is part of its stable ABI: the metadata kind,
-    /// and for an existential, the flags after the kind word, whose top bit is clear for a class-bound one
-    /// (`ExistentialTypeFlags` in the runtime's `MetadataValues.h`).
+    /// and for an existential, the flags after the kind word (see ``_ExistentialFlags``). A wrong `true` would
+    /// make the core read a value that is not an object as one, so the answer is `true` only where the metadata
+    /// and `MemoryLayout<Delegate>` agree: see ``valuesAreReferences(kind:flags:size:alignment:)``.
     package static func valuesAreReferences<Delegate>(_ type: Delegate.Type) -> Bool {
-        switch _MetadataKind(type) {
+        unsafe valuesAreReferences(
+            kind: _MetadataKind(type), flags: _ExistentialFlags(type), size: MemoryLayout<Delegate>.size,
+            alignment: MemoryLayout<Delegate>.alignment)
+    }
+
+    /// Whether a type whose metadata has `kind` and `flags`, and whose values `MemoryLayout` says have `size`
+    /// and `alignment`, has only class references as values: only where the two agree that a value is a word
+    /// for the object, and one for each witness table, at a word's alignment, with no protocol that the
+    /// runtime represents in a way of its own. Any other answer, a kind it does not know (nil) included, is
+    /// `false`: the checked path, which casts each value to find its object.
+    package static func valuesAreReferences(kind: _MetadataKind?, flags: _ExistentialFlags?, size: Int, alignment: Int)
+        -> Bool
+    {
+        guard unsafe alignment == MemoryLayout<UnsafeRawPointer>.alignment else { return false }
+        switch kind {
         case .class, .objCClassWrapper:
-            return true
+            return unsafe size == MemoryLayout<UnsafeRawPointer>.size
         case .existential:
-            let flags = unsafeBitCast(type as Any.Type, to: UnsafeRawPointer.self)
-                .load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
-            return flags & 0x8000_0000 == 0
+            guard let flags, flags.isClassBound, let sizeOfValue = flags.sizeOfValue else { return false }
+            return size == sizeOfValue
         default:
             return false
         }
+    }
+}
+
+// The loops over a storage's slots: here, beside the slot operations they repeat, so that an unoptimized build
+// inlines those operations into each loop instead of calling them once per slot (a debug build inlines only
+// from the same file: see "Writing the call path" in CONTRIBUTING.md). They run only when a storage grows, is
+// compacted or is freed.
+extension _Slots {
+    /// Destroys what every slot owns; no pass may be reading the storage.
+    @usableFromInline
+    func releaseAll() {
+        var slot = unsafe base
+        var position = 0
+        while unsafe position < count {
+            _ = unsafe slot.release()
+            unsafe slot = slot.advanced(by: 1, stride: layout.stride)
+            position += 1
+        }
+        unsafe count = 0
+    }
+
+    /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and
+    /// has room for them, in order; the removed slots stay here, and are released with the storage. The
+    /// objects of live weak delegates go to `deferredReleases` (see ``_Slot/transfer(to:size:sourceIsRead:deferredReleases:)``).
+    ///
+    /// When no pass reads this storage and no slot of it owns anything afterwards, its count drops to zero,
+    /// so that freeing it does not walk slots that own nothing (what a storage that grows leaves).
+    func transferRegistrations(to target: _Slots, sourceIsRead: Bool, deferredReleases: inout [AnyObject]) {
+        // An index loop over slots advanced in place: see "Writing the call path" in CONTRIBUTING.md.
+        var moved = 0
+        var owning = 0
+        var slot = unsafe base
+        var targetSlot = unsafe target.base
+        var position = 0
+        while unsafe position < count {
+            let key = unsafe slot.key
+            if key.isCallable {
+                unsafe slot.transfer(
+                    to: targetSlot, size: layout.size, sourceIsRead: sourceIsRead, deferredReleases: &deferredReleases)
+                unsafe targetSlot = targetSlot.advanced(by: 1, stride: layout.stride)
+                moved += 1
+            } else if key.ownsReferences {
+                owning += 1
+            }
+            unsafe slot = slot.advanced(by: 1, stride: layout.stride)
+            position += 1
+        }
+        unsafe target.count = moved
+        if !sourceIsRead && owning == 0 {
+            unsafe count = 0  // every registration moved out, and no removed slot owns a reference
+        }
+    }
+
+    /// Drops the removed slots, moving the others down in order; no pass may be reading the storage. Appends
+    /// the objects of the dropped strong delegates, and of the moved weak delegates that need keeping, to
+    /// `objects`, to be released after the lock is let go of.
+    func compactInPlace(_ objects: inout [AnyObject]) {
+        var kept = 0
+        var slot = unsafe base
+        var keptSlot = unsafe base
+        var position = 0
+        while unsafe position < count {
+            if unsafe slot.key.isCallable {
+                if kept != position {
+                    unsafe slot.transfer(
+                        to: keptSlot, size: layout.size, sourceIsRead: false, deferredReleases: &objects)
+                }
+                unsafe keptSlot = keptSlot.advanced(by: 1, stride: layout.stride)
+                kept += 1
+            } else if let object = unsafe slot.release() {
+                objects.append(object)
+            }
+            unsafe slot = slot.advanced(by: 1, stride: layout.stride)
+            position += 1
+        }
+        unsafe count = kept
     }
 }

@@ -8,6 +8,7 @@
 ///
 /// An index is pointers and numbers only, so that code copies and calls it without retaining anything, in an
 /// unoptimized build too; its owner frees its buckets with ``deallocate()`` when it replaces it or goes.
+@unsafe  // a copyable handle to buckets that `deallocate()` frees
 @usableFromInline
 struct _SlotIndex {
     /// Slot positions; `-1` for an empty bucket.
@@ -19,8 +20,11 @@ struct _SlotIndex {
     let size: Int
 
     /// Buckets in use.
+    ///
+    /// Its setter is as visible as its getter: the inlinable `insert` and `remove` set it, and a module interface
+    /// leaves out a `private(set)` setter, which the compiler lets inlinable code use without a word.
     @usableFromInline
-    private(set) var count = 0
+    var count = 0
 
     /// `Int.bitWidth - log2(size)`: the hash is the high bits of a multiplicative hash of the address.
     @usableFromInline
@@ -29,16 +33,16 @@ struct _SlotIndex {
     /// An index with room for `capacity` positions before it must grow.
     @usableFromInline
     init(capacity: Int) {
-        size = Self.size(forCapacity: capacity)
-        buckets = .allocate(capacity: size)
-        buckets.initialize(repeating: -1, count: size)
-        shift = Int.bitWidth - size.trailingZeroBitCount
+        unsafe size = unsafe Self.size(forCapacity: capacity)
+        unsafe buckets = unsafe .allocate(capacity: size)
+        unsafe buckets.initialize(repeating: -1, count: size)
+        unsafe shift = unsafe Int.bitWidth - size.trailingZeroBitCount
     }
 
     /// Frees the buckets; the index may not be used afterwards.
     @usableFromInline
     func deallocate() {
-        buckets.deallocate()
+        unsafe buckets.deallocate()
     }
 
     /// The number of buckets that holds `capacity` positions at a load of three quarters at most.
@@ -51,20 +55,20 @@ struct _SlotIndex {
     /// Empties the index, keeping its buckets if they are the size that `capacity` positions need.
     @usableFromInline
     mutating func removeAll(keepingRoomFor capacity: Int) {
-        guard Self.size(forCapacity: capacity) == size else {
-            deallocate()
-            self = _SlotIndex(capacity: capacity)
+        guard unsafe Self.size(forCapacity: capacity) == size else {
+            unsafe deallocate()
+            unsafe self = unsafe _SlotIndex(capacity: capacity)
             return
         }
-        buckets.update(repeating: -1, count: size)
-        count = 0
+        unsafe buckets.update(repeating: -1, count: size)
+        unsafe count = 0
     }
 
     /// Whether one more position fits without exceeding a load of three quarters.
     @inlinable
     @inline(always)
     var hasRoom: Bool {
-        (count + 1) * 4 <= size * 3
+        unsafe (count + 1) * 4 <= size * 3
     }
 
     /// The first bucket to probe for `address`: Fibonacci hashing, the high bits of the address times the word
@@ -72,7 +76,7 @@ struct _SlotIndex {
     @inlinable
     @inline(always)
     func home(of address: UInt) -> Int {
-        Int(truncatingIfNeeded: (address &* Self.multiplier) >> UInt(shift))
+        unsafe Int(truncatingIfNeeded: (address &* Self.multiplier) >> UInt(shift))
     }
 
     #if _pointerBitWidth(_64)
@@ -89,7 +93,7 @@ struct _SlotIndex {
     @inlinable
     @inline(always)
     func position(inBucket bucket: Int) -> Int? {
-        let position = buckets[bucket]
+        let position = unsafe buckets[bucket]
         return position >= 0 ? Int(position) : nil
     }
 
@@ -97,16 +101,16 @@ struct _SlotIndex {
     @inlinable
     @inline(always)
     func bucket(after bucket: Int) -> Int {
-        (bucket + 1) & (size - 1)
+        unsafe (bucket + 1) & (size - 1)
     }
 
     /// The bucket that holds `position`, the slot of `address`, which the index lists.
     @usableFromInline
     func bucket(holding position: Int, address: UInt) -> Int {
-        var bucket = home(of: address)
-        while buckets[bucket] != Int32(truncatingIfNeeded: position) {
-            precondition(buckets[bucket] >= 0, "the index does not list slot \(position)")
-            bucket = self.bucket(after: bucket)
+        var bucket = unsafe home(of: address)
+        while unsafe buckets[bucket] != Int32(truncatingIfNeeded: position) {
+            unsafe precondition(buckets[bucket] >= 0, "the index does not list slot \(position)")
+            bucket = unsafe self.bucket(after: bucket)
         }
         return bucket
     }
@@ -116,29 +120,45 @@ struct _SlotIndex {
     @inline(always)
     mutating func insert(_ position: Int, address: UInt) {
         precondition(position < Int(Int32.max), "Multicast holds at most \(Int32.max) delegates")
-        var bucket = home(of: address)
-        while buckets[bucket] >= 0 { bucket = self.bucket(after: bucket) }
-        buckets[bucket] = Int32(truncatingIfNeeded: position)
-        count += 1
+        var bucket = unsafe home(of: address)
+        while unsafe buckets[bucket] >= 0 { bucket = unsafe self.bucket(after: bucket) }
+        unsafe buckets[bucket] = Int32(truncatingIfNeeded: position)
+        unsafe count += 1
+    }
+
+    /// Adds the slot of every registration in `slots`; there must be room for them. Here, beside
+    /// ``insert(_:address:)``, so that an unoptimized build inlines the insertion into the loop (see "Writing
+    /// the call path" in CONTRIBUTING.md).
+    mutating func insertRegistrations(of slots: _Slots) {
+        var slot = unsafe slots.base
+        var position = 0
+        let count = unsafe slots.count
+        while position < count {
+            if unsafe slot.key.isCallable {
+                unsafe insert(position, address: slot.address)
+            }
+            unsafe slot = slot.advanced(by: 1, stride: slots.layout.stride)
+            position += 1
+        }
     }
 
     /// Empties `bucket`, moving later entries of its probe run back so that every lookup still finds them.
     @inlinable
     @inline(always)
     mutating func remove(bucket: Int, address: (_ position: Int) -> UInt) {
-        let mask = size - 1
+        let mask = unsafe size - 1
         var hole = bucket
         var next = (hole + 1) & mask
-        while buckets[next] >= 0 {
+        while unsafe buckets[next] >= 0 {
             // The entry at `next` may fill the hole unless its home lies after the hole, up to `next`.
-            let home = home(of: address(Int(buckets[next])))
+            let home = unsafe home(of: address(Int(buckets[next])))
             if (next &- home) & mask >= (next &- hole) & mask {
-                buckets[hole] = buckets[next]
+                unsafe buckets[hole] = unsafe buckets[next]
                 hole = next
             }
             next = (next + 1) & mask
         }
-        buckets[hole] = -1
-        count -= 1
+        unsafe buckets[hole] = -1
+        unsafe count -= 1
     }
 }

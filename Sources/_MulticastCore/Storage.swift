@@ -22,6 +22,7 @@ struct _StorageHeader {
 ///
 /// One allocation holds the header, then the slot states, then the delegates' bits, each array at the
 /// alignment of its type; its addresses never change.
+@safe  // it owns its memory, and frees it once, in deinit
 @usableFromInline
 final class _Storage {
     /// The pointer work on this storage's memory.
@@ -37,7 +38,7 @@ final class _Storage {
             byteCount: delegatesOffset + capacity * layout.stride,
             alignment: Swift.max(
                 MemoryLayout<_StorageHeader>.alignment, MemoryLayout<_SlotState>.alignment, layout.alignment))
-        slots = _Slots(
+        unsafe slots = unsafe _Slots(
             header: memory.initializeMemory(as: _StorageHeader.self, repeating: _StorageHeader(), count: 1),
             base: _Slot(
                 state: (memory + statesOffset).bindMemory(to: _SlotState.self, capacity: capacity),
@@ -46,13 +47,14 @@ final class _Storage {
     }
 
     deinit {
-        slots.releaseAll()
-        UnsafeMutableRawPointer(slots.header).deallocate()
+        unsafe slots.releaseAll()
+        unsafe UnsafeMutableRawPointer(slots.header).deallocate()
     }
 }
 
 /// Every pointer operation on a storage's slots: a value of pointers and numbers only, which code copies and
 /// calls without retaining anything, in an unoptimized build too. Valid while its ``_Storage`` lives.
+@unsafe
 @usableFromInline
 struct _Slots {
     @usableFromInline
@@ -72,95 +74,86 @@ struct _Slots {
 
     @usableFromInline
     init(header: UnsafeMutablePointer<_StorageHeader>, base: _Slot, layout: _DelegateLayout, capacity: Int) {
-        self.header = header
-        self.base = base
-        self.layout = layout
-        self.capacity = capacity
+        unsafe self.header = unsafe header
+        unsafe self.base = unsafe base
+        unsafe self.layout = layout
+        unsafe self.capacity = capacity
     }
 
     /// Slots in use; those at `0..<count` are occupied.
     @inlinable
     @inline(always)
     var count: Int {
-        get { header.pointee.count }
-        nonmutating set { header.pointee.count = newValue }
+        get { unsafe header.pointee.count }
+        nonmutating set { unsafe header.pointee.count = newValue }
     }
 
     /// The ``_Readers`` word.
     @inlinable
     @inline(always)
     var readers: UnsafeMutablePointer<Int> {
-        UnsafeMutableRawPointer(header).assumingMemoryBound(to: Int.self)
+        unsafe UnsafeMutableRawPointer(header).assumingMemoryBound(to: Int.self)
     }
 
     /// The slot at `position`, which is below the capacity.
     @inlinable
     @inline(always)
     func slot(at position: Int) -> _Slot {
-        assert(position >= 0 && position < capacity, "a slot past the storage's capacity")
-        return base.advanced(by: position, stride: layout.stride)
+        unsafe assert(position >= 0 && position < capacity, "a slot past the storage's capacity")
+        return unsafe base.advanced(by: position, stride: layout.stride)
     }
 
     /// The key of the slot at `position`.
     @inlinable
     @inline(always)
     func key(at position: Int) -> _SlotKey {
-        slot(at: position).key
+        unsafe slot(at: position).key
     }
 
     /// The address of the object of the slot at `position`, read without touching the object.
     @inlinable
     @inline(always)
     func address(at position: Int) -> UInt {
-        slot(at: position).address
+        unsafe slot(at: position).address
     }
 
     /// Whether a pass may call the delegate at `position` (see ``_Slot/liveness``).
     @inlinable
     @inline(always)
     func liveness(at position: Int) -> _Liveness {
-        slot(at: position).liveness
+        unsafe slot(at: position).liveness
     }
 
     /// Destroys what the slot at `position` owns (see ``_Slot/release()``).
     @inlinable
     @inline(always)
     func release(at position: Int) -> AnyObject? {
-        slot(at: position).release()
+        unsafe slot(at: position).release()
     }
 
     /// Appends a registration: the bits of a delegate at `value`, whose object is `object`. There must be room.
     @inlinable
     @inline(always)
     func append(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, key: _SlotKey) {
-        precondition(count < capacity, "appending to a full storage")
-        slot(at: count).occupy(withBitsOf: value, size: layout.size, object: object, key: key)
-        count += 1
+        unsafe precondition(count < capacity, "appending to a full storage")
+        unsafe slot(at: count).occupy(withBitsOf: value, size: layout.size, object: object, key: key)
+        unsafe count += 1
     }
 
     /// Drops the last slot, which owns nothing; no pass may be reading the storage.
     @inlinable
     @inline(always)
     func dropLast() {
-        count -= 1
-    }
-
-    /// Destroys what every slot owns; no pass may be reading the storage.
-    @usableFromInline
-    func releaseAll() {
-        for position in 0..<count {
-            _ = release(at: position)
-        }
-        count = 0
+        unsafe count -= 1
     }
 
     /// The position of the slot of registration `registration`, if this storage holds it. Slots are in
     /// registration order, so this is a binary search.
     func position(ofRegistration registration: Int64) -> Int? {
-        var (low, high) = (0, count)
+        var (low, high) = unsafe (0, count)
         while low < high {
             let middle = (low + high) / 2
-            let found = key(at: middle).registration
+            let found = unsafe key(at: middle).registration
             if found == registration { return middle }
             if found < registration { low = middle + 1 } else { high = middle }
         }
@@ -170,8 +163,8 @@ struct _Slots {
     /// Marks the slot of registration `registration` removed, if this storage holds it and it is not already.
     @usableFromInline
     func markRemoved(registration: Int64) {
-        if let position = position(ofRegistration: registration) {
-            markRemoved(at: position)
+        if let position = unsafe position(ofRegistration: registration) {
+            unsafe markRemoved(at: position)
         }
     }
 
@@ -179,40 +172,8 @@ struct _Slots {
     @inlinable
     @inline(always)
     func markRemoved(at position: Int) {
-        let slot = slot(at: position)
-        let key = slot.key
-        if key.isCallable { slot.storeKey(key.removed) }
-    }
-
-    /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and
-    /// has room for them, in order; the removed slots stay here, and are released with the storage. The
-    /// objects of live weak delegates go to `keepers` (see ``_Slot/transfer(to:size:sourceIsRead:keepers:)``).
-    func transferRegistrations(to target: _Slots, sourceIsRead: Bool, keepers: inout [AnyObject]) {
-        var moved = 0
-        for position in 0..<count where key(at: position).isCallable {
-            slot(at: position).transfer(
-                to: target.slot(at: moved), size: layout.size, sourceIsRead: sourceIsRead, keepers: &keepers)
-            moved += 1
-        }
-        target.count = moved
-    }
-
-    /// Drops the removed slots, moving the others down in order; no pass may be reading the storage. Appends
-    /// the objects of the dropped strong delegates, and of the moved weak delegates that need keeping, to
-    /// `objects`, to be released after the lock is let go of.
-    func compactInPlace(_ objects: inout [AnyObject]) {
-        var kept = 0
-        for position in 0..<count {
-            let slot = slot(at: position)
-            if slot.key.isCallable {
-                if kept != position {
-                    slot.transfer(to: self.slot(at: kept), size: layout.size, sourceIsRead: false, keepers: &objects)
-                }
-                kept += 1
-            } else if let object = slot.release() {
-                objects.append(object)
-            }
-        }
-        count = kept
+        let slot = unsafe slot(at: position)
+        let key = unsafe slot.key
+        if key.isCallable { unsafe slot.storeKey(key.removed) }
     }
 }

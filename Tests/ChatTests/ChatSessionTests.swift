@@ -216,7 +216,7 @@ import Testing
         session.handle("/help")
 
         let help = transcript.lines.joined(separator: "\n")
-        for command in ["/open", "/close", "/screens", "/unread", "/burst", "/help", "/quit"] {
+        for command in ["/open", "/close", "/screens", "/unread", "/burst", "/trace", "/help", "/quit"] {
             #expect(help.contains("\n  \(command) "), "help does not describe \(command)")
         }
         #expect(help.contains("/close chats#1"))

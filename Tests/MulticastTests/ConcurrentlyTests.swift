@@ -19,6 +19,18 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
     Issue.record("the task was not cancelled within 30 s", sourceLocation: sourceLocation)
 }
 
+/// A task executor that runs each job on a thread of its own, and returns from `enqueue` only once the job has run
+/// (to its end or its next suspension): a task that starts a child task waits meanwhile, as if the child had run
+/// at once on another core.
+final class RunsEachJobAtOnce: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        let ran = runOnThreads(1, timeout: 120) { _ in job.runSynchronously(on: executor) }
+        precondition(ran, "a job did not run within 120 s")
+    }
+}
+
 @Suite struct ConcurrentlyTests {
     @Test func everyLiveDelegateRunsOnceAndAllRunAtOnce() async {
         let log = CallLog()
@@ -121,6 +133,27 @@ func sleepUntilCancelled(sourceLocation: SourceLocation = #_sourceLocation) asyn
 
         #expect(log.calls.sorted() == ["a", "b"])
         #expect(delegates.contains(latecomer))
+    }
+
+    /// Every delegate registered when the call starts gets its task, even where the first task runs at once and
+    /// removes the others: the call lists the delegates before it starts any task.
+    @Test func aTaskThatRemovesTheOthersLeavesNoneWithoutATask() async {
+        let delegates = MulticastDelegate<any Worker>()
+        let workers = (0..<40).map { NamedWorker("\($0)") }
+        defer { extendLifetime(workers) }
+        for worker in workers { delegates.add(worker) }
+
+        let answers = await withTaskExecutorPreference(RunsEachJobAtOnce()) {
+            await delegates.concurrently.map { worker in
+                if worker === workers[0] {
+                    for other in workers.dropFirst() { delegates.remove(other) }
+                }
+                return worker.name
+            }
+        }
+
+        #expect(answers == workers.map(\.name))
+        #expect(delegates.count == 1)
     }
 
     @Test func concurrentMapAnswersInTheOrderTheDelegatesWereAdded() async {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Multicast
+@testable import _MulticastCore
 
 /// Every kind of type that can hold a class instance, as a multicast's `Delegate`: each one works the same
 /// way, or is refused with a message that names it.
@@ -57,6 +58,80 @@ import Testing
         checkDelegateType(MulticastDelegate<any FailureEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
     }
 
+    @Test func compositionOfASuperclassAndAClassBoundProtocol() {
+        checkDelegateType(
+            MulticastDelegate<any ProbeBase & ClassBoundEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    /// `Error` with another protocol: the runtime gives it the layout of any composition, and no box.
+    @Test func compositionOfAClassBoundProtocolAndError() {
+        checkDelegateType(
+            MulticastDelegate<any ClassBoundEvents & Error>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func compositionOfAProtocolThatIsNotClassBoundAndError() {
+        checkDelegateType(MulticastDelegate<any OpenEvents & Error>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    /// A constrained protocol: an extended existential, whose metadata is of a kind of its own.
+    @Test func constrainedProtocol() {
+        checkDelegateType(MulticastDelegate<any Source<Int>>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    @Test func constrainedClassBoundProtocol() {
+        checkDelegateType(
+            MulticastDelegate<any ClassBoundSource<Int>>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    /// Where the layout that `MemoryLayout` gives disagrees with the metadata's, the multicast finds each
+    /// delegate's object with a cast (the checked path) instead of reading it, and works the same.
+    @Test func aLayoutThatDisagreesWithTheMetadataTakesTheCheckedPath() {
+        let word = MemoryLayout<UnsafeRawPointer>.size
+        let agreeing = MulticastDelegate<any ClassBoundEvents>(
+            choosingTheFastPathFromSize: 2 * word, alignment: MemoryLayout<UnsafeRawPointer>.alignment)
+        #expect(agreeing._core.delegatesAreReferences)
+        for (size, alignment) in [(word, word), (3 * word, word), (2 * word, 1)] {
+            let delegates = MulticastDelegate<any ClassBoundEvents>(
+                choosingTheFastPathFromSize: size, alignment: alignment)
+            #expect(!delegates._core.delegatesAreReferences)
+            log.clear()
+            checkDelegateType(delegates, make: probe, wrap: { $0 }, hear: { $0.hear() })
+        }
+    }
+
+    /// Each layout a multicast accepts, as the refusal at `init` reads it from the metadata and `MemoryLayout`;
+    /// a kind of metadata that a later runtime may add is accepted, and a layout that disagrees is refused.
+    @Test func theRefusalAtInitAcceptsEveryLayoutThatCanHoldAnInstance() {
+        func refusal<Delegate>(_: Delegate.Type) -> MulticastDelegate<Delegate>._TypeRefusal? {
+            MulticastDelegate<Delegate>._refusal(
+                kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self),
+                size: MemoryLayout<Delegate>.size, alignment: MemoryLayout<Delegate>.alignment)
+        }
+        #expect(refusal(Probe.self) == nil)
+        #expect(refusal(AnyObject.self) == nil)
+        #expect(refusal(Any.self) == nil)
+        #expect(refusal((any ClassBoundEvents).self) == nil)
+        #expect(refusal((any OpenEvents).self) == nil)
+        #expect(refusal((any ProbeBase & ClassBoundEvents).self) == nil)
+        #expect(refusal((any ProbeBase & OpenEvents).self) == nil)
+        #expect(refusal((any ClassBoundEvents & Error).self) == nil)
+        #expect(refusal((any Source<Int>).self) == nil)
+        #expect(refusal((any FailureEvents).self) == nil)
+        #expect(refusal((any Error).self) == .errorExistential)
+        #expect(refusal((any Error & AnyObject).self) == .errorExistential)
+        #expect(refusal((any ProbeBase & Error).self) == .errorExistential)
+        #expect(refusal(Int.self) == .neitherClassNorProtocol)
+
+        let word = MemoryLayout<UnsafeRawPointer>.size
+        let classBound = _ExistentialFlags((any ClassBoundEvents).self)
+        #expect(
+            MulticastDelegate<any ClassBoundEvents>._refusal(
+                kind: .existential, flags: classBound, size: word, alignment: word)
+                == .layout(size: word, alignment: word, described: 2 * word))
+        #expect(_MetadataKind(rawValue: 0x3FF) == nil)  // a kind this runtime does not have
+        #expect(MulticastDelegate<AnyObject>._refusal(kind: nil, flags: nil, size: 3, alignment: 1) == nil)
+    }
+
     @Test func mainActorProtocol() {
         checkDelegateType(MulticastDelegate<any ScreenEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
     }
@@ -81,7 +156,7 @@ import Testing
             #expect(delegates.add(wrap(b), retention: .strong))
             #expect(delegates.add(wrap(c)))
             #expect(!delegates.add(wrap(a)))
-            #expect(!delegates.add(wrap(b), retention: .weak))
+            #expect(!delegates.add(wrap(b), retention: .strong))
             delegates.call(hear)
             #expect(log.calls == ["a", "b", "c"])
             #expect(delegates.contains(wrap(a)) && delegates.contains(wrap(b)) && delegates.contains(wrap(c)))
@@ -153,12 +228,26 @@ protocol OpenEvents {
 
 protocol Tagged {}
 
+protocol Source<Element> {
+    associatedtype Element
+    func hear()
+}
+
+protocol ClassBoundSource<Element>: AnyObject {
+    associatedtype Element
+    func hear()
+}
+
 protocol FailureEvents: Error {
     func hear()
 }
 
 // Unchecked: `FailureEvents` is an `Error`, so `Sendable`; the tests use a probe on one thread at a time.
-final class Probe: ProbeBase, ClassBoundEvents, OpenEvents, Tagged, FailureEvents, @unchecked Sendable {}
+final class Probe: ProbeBase, ClassBoundEvents, OpenEvents, Tagged, FailureEvents, Source, ClassBoundSource,
+    @unchecked Sendable
+{
+    typealias Element = Int
+}
 
 @MainActor
 protocol ScreenEvents: AnyObject {

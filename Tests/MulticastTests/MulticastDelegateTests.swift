@@ -118,9 +118,10 @@ import Testing
         let delegates = MulticastDelegate<any Listener>()
         let (a, b) = (Recorder("a", log: log), Recorder("b", log: log))
         #expect(delegates.add(a))
-        #expect(delegates.add(b))
+        #expect(delegates.add(b, retention: .strong))
         #expect(!delegates.add(a))
-        #expect(!delegates.add(a, retention: .strong))
+        #expect(!delegates.add(a, retention: .weak))
+        #expect(!delegates.add(b, retention: .strong))
         #expect(delegates.map(\.name) == ["a", "b"])
         #expect(delegates.count == 2)
     }
@@ -292,6 +293,44 @@ import Testing
         delegates.add(last)
         delegates.call { $0.hear(1) }
         #expect(log.calls == ["first", "last"])
+    }
+
+    /// A weak delegate whose owner lets go of it during its turn is deallocated when the pass lets go of it,
+    /// before the next turn: a removal that its deinit makes stops the next delegate, in every kind of pass.
+    @Test func removedByTheDeinitOfTheDelegateBeforeIsNotCalled() {
+        final class Doomed: Listener {
+            let name = "a"
+            let log: CallLog
+            var onHear: () -> Void = {}
+            var onDeinit: () -> Void = {}
+            init(log: CallLog) { self.log = log }
+            func hear(_ event: Int) {
+                log.append(name)
+                onHear()
+            }
+            deinit { onDeinit() }
+        }
+        for pass in ["call", "first(where:)", "contains(where:)", "allSatisfy", "for in", "map"] {
+            log.clear()
+            let delegates = MulticastDelegate<any Listener>()
+            let b = Recorder("b", log: log)
+            defer { extendLifetime(b) }
+            var a: Doomed? = Doomed(log: log)
+            a!.onHear = { a = nil }  // the pass holds the last reference to it until its turn ends
+            a!.onDeinit = { delegates.remove(b) }
+            delegates.add(a!)
+            delegates.add(b)
+            switch pass {
+            case "call": delegates.call { $0.hear(1) }
+            case "first(where:)": _ = delegates.first { $0.hear(1) == () && false }
+            case "contains(where:)": _ = delegates.contains { $0.hear(1) == () && false }
+            case "allSatisfy": _ = delegates.allSatisfy { $0.hear(1) == () }
+            case "for in": for delegate in delegates { delegate.hear(1) }
+            default: _ = delegates.map { $0.hear(1) }
+            }
+            #expect(log.calls == ["a"], "\(pass)")
+            #expect(a == nil)
+        }
     }
 
     @Test func removedAfterTurnWasCalledOnce() {

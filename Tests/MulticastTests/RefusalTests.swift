@@ -22,6 +22,43 @@ import Multicast
         #expect(message.contains("Declare a protocol for the events"))
     }
 
+    /// `any Error & AnyObject`: the runtime boxes its values as it does `any Error`'s, in one word, where
+    /// compiled code keeps the object and a witness table.
+    @Test func anErrorWithAClassConstraintIsRefusedWithAMessageThatSaysWhatToDeclare() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<any Error & AnyObject>()
+            })
+        #expect(message.contains("MulticastDelegate<Error & AnyObject>: the Swift runtime represents an `Error`"))
+        #expect(message.contains("`protocol FailureObserver: AnyObject, Error`"))
+    }
+
+    /// `any C & Error`, a class and `Error`: the same representation as `any Error & AnyObject`.
+    @Test func aClassAndErrorIsRefusedWithAMessageThatSaysWhatToDeclare() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<any ProbeBase & Error>()
+            })
+        #expect(message.contains("MulticastDelegate<ProbeBase & Error>: the Swift runtime represents an `Error`"))
+        #expect(message.contains("(or `: YourClass, Error`)"))
+    }
+
+    @Test func aTupleTypeIsRefusedWithAMessageThatNamesIt() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<(any Listener, any Listener)>()
+            })
+        #expect(message.contains("is not a class or a protocol"))
+    }
+
+    @Test func aMetatypeIsRefusedWithAMessageThatNamesIt() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = MulticastDelegate<ProbeBase.Type>()
+            })
+        #expect(message.contains("ProbeBase.Type is not a class or a protocol"))
+    }
+
     @Test func aClosureTypeIsRefusedWithAMessageThatSaysItIsNoDelegate() async throws {
         let message = try message(
             await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -73,6 +110,32 @@ import Multicast
             })
         #expect(message.contains("Plain"))
         #expect(message.contains("Delegates must be classes"))
+    }
+
+    // MARK: A registered delegate added again with the other retention
+
+    @Test func addingAWeakDelegateAgainWithStrongRetentionStopsWithAMessage() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let delegates = MulticastDelegate<any Listener>()
+                let recorder = Recorder("r", log: CallLog())
+                delegates.add(recorder)
+                delegates.add(recorder, retention: .strong)
+            })
+        #expect(message.contains("the Recorder being added with .strong is registered already, held .weak"))
+        #expect(message.contains("remove it first, then add it again with .strong"))
+    }
+
+    @Test func addingAStrongDelegateAgainWithWeakRetentionStopsWithAMessage() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let delegates = MulticastDelegate<any Listener>()
+                let recorder = Recorder("r", log: CallLog())
+                delegates.add(recorder, retention: .strong)
+                delegates.registration.add(recorder)
+            })
+        #expect(message.contains("the Recorder being added with .weak is registered already, held .strong"))
+        #expect(message.contains("remove it first, then add it again with .weak"))
     }
 
     // MARK: Objects being deallocated, refused when added

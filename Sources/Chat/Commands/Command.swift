@@ -12,6 +12,8 @@ enum Command: Equatable {
     case unread
     /// Sends that many messages from four threads at once.
     case burst(Int)
+    /// Turns the multicast's trace on, or off if it is on.
+    case trace
     /// Lists the commands.
     case help
     /// Ends the session.
@@ -21,7 +23,7 @@ enum Command: Equatable {
     static let burstCounts = 1...10_000
 
     /// The commands as a user types them, for messages that list the choices.
-    static let choices = "/open, /close, /screens, /unread, /burst, /help, /quit"
+    static let choices = "/open, /close, /screens, /unread, /burst, /trace, /help, /quit"
 
     /// Reads a line of input.
     ///
@@ -62,11 +64,12 @@ enum Command: Equatable {
                 throw .badBurstCount(arguments.isEmpty ? nil : arguments.joined(separator: " "))
             }
             return .burst(count)
-        case "/screens", "/unread", "/help", "/quit":
+        case "/screens", "/unread", "/trace", "/help", "/quit":
             guard arguments.isEmpty else { throw .unexpectedArgument(command: name) }
             return switch name {
             case "/screens": .screens
             case "/unread": .unread
+            case "/trace": .trace
             case "/help": .help
             default: .quit
             }

@@ -51,11 +51,13 @@ package enum Launch: Equatable, Sendable {
           --help       show this text
         """
 
-    /// The built-in session: open, send, close, send, reopen, burst, unread.
+    /// The built-in session: open, send with the trace on, close, send, reopen, burst, unread.
     package static let demoScript = [
         "hello, screens",
+        "/trace",
         "/open chats",
         "@alice two chat lists, one message",
+        "/trace",
         "/screens",
         "/close banner",
         "no banner for this one",

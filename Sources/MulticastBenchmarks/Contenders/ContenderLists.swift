@@ -21,6 +21,12 @@ let registeringContenders: [any Registering.Type] = [
 /// The contenders of the benchmark that adds and removes one delegate among many.
 let pairingContenders: [any Registering.Type] = [MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self]
 
+/// The contenders of the benchmark that adds many fresh delegates to a new multicast and removes them in a
+/// shuffled order, in table order.
+let bulkContenders: [any Registering.Type] = [
+    MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self, SeedOneStyle.self, SeedTwoStyle.self,
+]
+
 /// The contenders of the async-delivery benchmark, in table order.
 let asyncContenders: [any AsyncContender.Type] = {
     var contenders: [any AsyncContender.Type] = [MulticastAsyncCall.self, MulticastConcurrentCall.self]

@@ -1,6 +1,5 @@
 // Atomic operations for the words that Multicast's passes read or change without the lock: a slot's key, which
-// has 64 bits on every platform, and a storage's reader count, a machine word; and a hint for a thread that
-// spins on the lock.
+// has 64 bits on every platform, and a storage's reader count, a machine word.
 //
 // Swift's own `Synchronization.Atomic` needs iOS 18 / macOS 15, and Multicast supports iOS 13 / macOS 10.15,
 // so the operations it needs come from the C compiler's builtins, which every toolchain Swift uses
@@ -44,15 +43,6 @@ static inline intptr_t _multicast_fetch_sub_release(intptr_t *_Nonnull word, int
 /// Sets the bits of `mask` in `*word` with acquire ordering; returns the value before.
 static inline intptr_t _multicast_fetch_or_acquire(intptr_t *_Nonnull word, intptr_t mask) {
     return __atomic_fetch_or(word, mask, __ATOMIC_ACQUIRE);
-}
-
-/// Tells the processor that the thread is spinning, waiting for a lock.
-static inline void _multicast_spin_hint(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-    __asm__ __volatile__("yield");
-#endif
 }
 
 // Diagnostics (Sources/_MulticastCore/Diagnostics.swift). Every call and add reads one word, which is nonzero

@@ -25,6 +25,8 @@ import Testing
     @Test func commandsWithoutArguments() throws {
         #expect(try Command.parse("/screens") == .screens)
         #expect(try Command.parse("/unread") == .unread)
+        #expect(try Command.parse("/trace") == .trace)
+        #expect(try Command.parse("/Trace") == .trace)
         #expect(try Command.parse("/help") == .help)
         #expect(try Command.parse("/quit") == .quit)
         #expect(try Command.parse("/QUIT") == .quit)
@@ -32,6 +34,7 @@ import Testing
 
     @Test func commandsWithoutArgumentsRefuseOne() {
         #expect(throws: CommandError.unexpectedArgument(command: "/screens")) { try Command.parse("/screens all") }
+        #expect(throws: CommandError.unexpectedArgument(command: "/trace")) { try Command.parse("/trace on") }
     }
 
     @Test func openTakesAScreenKindInAnyCase() throws {
@@ -72,7 +75,7 @@ import Testing
         #expect(throws: CommandError.unknownCommand("/bogus")) { try Command.parse("/bogus 1 2") }
         #expect(
             CommandError.unknownCommand("/bogus").description
-                == "unknown command /bogus; commands: /open, /close, /screens, /unread, /burst, /help, /quit")
+                == "unknown command /bogus; commands: /open, /close, /screens, /unread, /burst, /trace, /help, /quit")
     }
 
     @Test func burstTakesACountInItsRange() throws {

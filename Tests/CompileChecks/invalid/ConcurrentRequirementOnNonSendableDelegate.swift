@@ -10,6 +10,6 @@ actor DownloadManager {
     let observers = MulticastDelegate<any DownloadObserver>()
 
     func finish(_ file: String) async {
-        await observers.call { await $0.downloadDidFinish(file) }
+        await observers.inTurn.call { await $0.downloadDidFinish(file) }
     }
 }

@@ -1,10 +1,12 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.3
 import PackageDescription
 
 let package = Package(
     name: "MyApp",
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],  // Multicast's minimums
     dependencies: [
-        .package(url: "https://github.com/multicast-swift/Multicast.git", from: "1.0.0")
+        // No release is tagged yet: follow the main branch until one is, then require `from:` that version.
+        .package(url: "https://github.com/multicast-swift/Multicast.git", branch: "main")
     ],
     targets: [
         .executableTarget(

@@ -10,7 +10,7 @@ actor DownloadManager {
 
     func finish(_ file: String) async {
         finished.append(file)
-        await observers.call { observer in
+        await observers.inTurn.call { observer in
             await observer.downloadDidFinish(file)  // on this actor, one observer after another
         }
     }
@@ -22,7 +22,7 @@ final class DownloadsScreen {
     var badge = 0
 
     func show(_ file: String) async {
-        await observers.call { observer in
+        await observers.inTurn.call { observer in
             badge += 1  // main-actor state, no await: the body runs on the main actor
             await observer.downloadDidFinish(file)
         }

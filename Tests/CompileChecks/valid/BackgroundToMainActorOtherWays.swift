@@ -13,7 +13,7 @@ enum AppEvents {
 actor ConnectivityMonitor {
     func update(online: Bool) async {
         // A hop per delegate: each screen hears it in a main-actor turn of its own, in order.
-        await AppEvents.connectivity.call { await $0.connectivityDidChange(online: online) }
+        await AppEvents.connectivity.inTurn.call { await $0.connectivityDidChange(online: online) }
     }
 }
 

@@ -26,5 +26,5 @@ final class FeedScreen: TabBarDelegate {
 @MainActor
 func userTappedTab(_ tag: Int) async {
     AppEvents.tabBar.call { $0.tabBarDidSelect(tag: tag) }  // synchronous: no await
-    await AppEvents.tabBar.call { await $0.tabBarWillAppear() }  // one after another, on the main actor
+    await AppEvents.tabBar.inTurn.call { await $0.tabBarWillAppear() }  // one after another, on the main actor
 }

@@ -17,5 +17,5 @@ nonisolated final class SearchIndex: LibraryDelegate {
 }
 
 func libraryDidSync(changes: Int) async {
-    await Services.library.callConcurrently { await $0.libraryDidSync(changes: changes) }  // returns when all ran
+    await Services.library.concurrently.call { await $0.libraryDidSync(changes: changes) }  // returns when all ran
 }

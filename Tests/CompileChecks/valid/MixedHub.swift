@@ -22,7 +22,7 @@ enum AppEvents {
 
 nonisolated func backgroundRefresh(online: Bool) async throws {
     await MainActor.run { AppEvents.connectivity.call { $0.connectivityDidChange(online: online) } }
-    try await AppEvents.sync.callConcurrently { try await $0.synchronize() }
+    try await AppEvents.sync.concurrently.call { try await $0.synchronize() }
 }
 
 @MainActor

@@ -31,7 +31,7 @@ extension MulticastDelegate: PlayerDelegate where Delegate == any PlayerDelegate
     }
 
     func playerWillLoad(track: String) async {
-        await call { await $0.playerWillLoad(track: track) }  // one after another, on the main actor
+        await inTurn.call { await $0.playerWillLoad(track: track) }  // one after another, on the main actor
     }
 
     func playerMayStop() throws {

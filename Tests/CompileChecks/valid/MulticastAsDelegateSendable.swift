@@ -6,6 +6,6 @@ nonisolated protocol UploadDelegate: AnyObject, Sendable {
 
 extension MulticastDelegate: UploadDelegate where Delegate == any UploadDelegate {
     func uploadDidFinish(_ file: String) async {
-        await callConcurrently { await $0.uploadDidFinish(file) }
+        await concurrently.call { await $0.uploadDidFinish(file) }
     }
 }

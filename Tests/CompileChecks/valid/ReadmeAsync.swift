@@ -9,6 +9,6 @@ nonisolated enum Services {
 }
 
 func synchronizeAll() async throws {
-    try await Services.sync.call { try await $0.synchronize() }  // one after another, in order
-    try await Services.sync.callConcurrently { try await $0.synchronize() }  // all at once
+    try await Services.sync.inTurn.call { try await $0.synchronize() }  // one after another, in order
+    try await Services.sync.concurrently.call { try await $0.synchronize() }  // all at once
 }

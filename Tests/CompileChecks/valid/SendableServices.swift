@@ -11,8 +11,8 @@ nonisolated enum Services {
 }
 
 func synchronizeEverything() async throws -> [String] {
-    try await Services.sync.callConcurrently { try await $0.synchronize() }  // all at once
-    return await Services.sync.mapConcurrently { $0.name }  // answers in the order they were added
+    try await Services.sync.concurrently.call { try await $0.synchronize() }  // all at once
+    return await Services.sync.concurrently.map { $0.name }  // answers in the order they were added
 }
 
 func fromAnyThread() {

@@ -121,17 +121,17 @@ import Testing
             let copyMemory = _Storage(capacity: 1, layout: Self.layout)
             defer { extendLifetime(copyMemory) }  // `copy` reads its memory
             let copy = copyMemory.slots
-            var keepers: [AnyObject] = []
+            var deferredReleases: [AnyObject] = []
             storage.slot(at: 0).transfer(
-                to: copy.slot(at: 0), size: Self.layout.size, sourceIsRead: true, keepers: &keepers)
+                to: copy.slot(at: 0), size: Self.layout.size, sourceIsRead: true, deferredReleases: &deferredReleases)
             copy.count = 1
             // With the Objective-C runtime, a weak delegate's object is held until after the lock (see `transfer`).
             #if _runtime(_ObjC)
-            #expect(keepers.map(ObjectIdentifier.init) == (strong ? [] : [ObjectIdentifier(target)]))
+            #expect(deferredReleases.map(ObjectIdentifier.init) == (strong ? [] : [ObjectIdentifier(target)]))
             #else
-            #expect(keepers.isEmpty)
+            #expect(deferredReleases.isEmpty)
             #endif
-            keepers.removeAll()
+            deferredReleases.removeAll()
             #expect(_getRetainCount(target) == before + (strong ? 1 : 0))
             #expect(storage.key(at: 0) == copy.key(at: 0))
             #expect(storage.key(at: 0).ownsReferences)  // the source still owns what it owned
@@ -151,10 +151,11 @@ import Testing
             let target = Target()
             occupy(1, with: target, strong: strong)
             let before = _getRetainCount(target)
-            var keepers: [AnyObject] = []
+            var deferredReleases: [AnyObject] = []
             storage.slot(at: 1).transfer(
-                to: storage.slot(at: 0), size: Self.layout.size, sourceIsRead: false, keepers: &keepers)
-            keepers.removeAll()
+                to: storage.slot(at: 0), size: Self.layout.size, sourceIsRead: false,
+                deferredReleases: &deferredReleases)
+            deferredReleases.removeAll()
             #expect(_getRetainCount(target) == before)
             #expect(!storage.key(at: 1).ownsReferences)
             #expect(storage.release(at: 1) == nil)
@@ -163,6 +164,29 @@ import Testing
             _ = storage.release(at: 0)
             storage.count = 0
         }
+    }
+
+    /// A storage that no pass reads, whose registrations all moved to a new storage, owns nothing, and is left
+    /// with no slots, so that freeing it walks none; one with a removed slot that still owns its delegate keeps
+    /// its slots, and releases that delegate as it is freed.
+    @Test(arguments: [false, true])
+    func movingEveryRegistrationOutLeavesNoSlotsUnlessOneStillOwns(aRemovedSlotOwns: Bool) {
+        let moved = Target()
+        let removed = Target()
+        occupy(0, with: moved, strong: true)
+        occupy(1, with: removed, strong: true)
+        storage.markRemoved(at: 1)
+        if !aRemovedSlotOwns { _ = storage.release(at: 1) }  // its count is given back here
+        let before = _getRetainCount(removed)
+        let target = _Storage(capacity: 4, layout: Self.layout)
+        var deferredReleases: [AnyObject] = []
+        storage.transferRegistrations(to: target.slots, sourceIsRead: false, deferredReleases: &deferredReleases)
+        deferredReleases.removeAll()
+        #expect(target.slots.count == 1)
+        #expect(target.slots.slot(at: 0).lend(as: (any Listener).self) { $0 === moved })
+        #expect(storage.count == (aRemovedSlotOwns ? 2 : 0))
+        storage.releaseAll()
+        #expect(_getRetainCount(removed) == before - (aRemovedSlotOwns ? 1 : 0))
     }
 
     @Test func theFieldsThatPassesReadHaveTheOffsetsTheyAreReadAt() {
@@ -183,6 +207,33 @@ import Testing
         #expect(!_Slot.valuesAreReferences((any Unbound).self))
         #expect(!_Slot.valuesAreReferences((any Error).self))
         #expect(!_Slot.valuesAreReferences(Int.self))
+        #expect(!_Slot.valuesAreReferences((any Error & AnyObject).self))
+        #expect(!_Slot.valuesAreReferences((any Target & Error).self))
+        #expect(_Slot.valuesAreReferences((any Listener & Error).self))
+    }
+
+    /// The metadata is believed only where `MemoryLayout` agrees with it; a kind of metadata that this code does
+    /// not know takes the checked path.
+    @Test func delegatesAreReadAsReferencesOnlyWhenTheMetadataAndTheLayoutAgree() {
+        let word = MemoryLayout<UnsafeRawPointer>.size
+        let alignment = MemoryLayout<UnsafeRawPointer>.alignment
+        let listener = _ExistentialFlags((any Listener).self)
+        #expect(listener?.witnessTableCount == 1)
+        #expect(_Slot.valuesAreReferences(kind: .existential, flags: listener, size: 2 * word, alignment: alignment))
+        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: listener, size: word, alignment: alignment))
+        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: listener, size: 3 * word, alignment: alignment))
+        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: listener, size: 2 * word, alignment: 1))
+        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: nil, size: 2 * word, alignment: alignment))
+        #expect(_Slot.valuesAreReferences(kind: .class, flags: nil, size: word, alignment: alignment))
+        #expect(!_Slot.valuesAreReferences(kind: .class, flags: nil, size: 2 * word, alignment: alignment))
+        #expect(!_Slot.valuesAreReferences(kind: nil, flags: nil, size: word, alignment: alignment))
+        // `any Error & AnyObject`: one witness table, class-bound, and the special protocol `Error`.
+        let errorObject = _ExistentialFlags((any Error & AnyObject).self)
+        #expect(errorObject?.hasSpecialProtocol == true)
+        #expect(errorObject?.isClassBound == true)
+        #expect(
+            !_Slot.valuesAreReferences(kind: .existential, flags: errorObject, size: 2 * word, alignment: alignment))
+        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: errorObject, size: word, alignment: alignment))
     }
 }
 

@@ -7,5 +7,5 @@ protocol Listener: AnyObject {
 }
 
 func notify(_ listeners: MulticastDelegate<any Listener>) async {
-    await listeners.callConcurrently { await $0.hear() }
+    await listeners.concurrently.call { await $0.hear() }
 }

@@ -1,0 +1,155 @@
+// Instruments: each traced call an interval of `OSSignposter`, on Apple's platforms.
+//
+// The traced path begins an interval as a call starts and ends it as the call ends, before the handlers run
+// (MulticastDelegate+Diagnostics.swift: `_TraceRecorder.interval`). The `os` branches are type-checked for every
+// Apple platform by Scripts/check-apple-platforms.sh, against a stand-in that declares the few `os` APIs used
+// here (Tests/PlatformChecks/os); nothing in this repository builds them against Apple's SDK or runs them.
+//
+// The shape of the API: the signposts are a value of their own, `MulticastSignposts`, in the settings
+// (`MulticastDiagnostics.signposts`), rather than a flag, so that the subsystem and category travel with the
+// settings and the `OSSignposter` is made once, with the value, not per call; they exist on every platform, so a
+// client's settings need no `#if`, and record nothing where there is no `os`. `.signposting` is the ready-made
+// setting, as `.printing` is for the trace.
+
+#if canImport(os)
+import os
+#endif
+
+/// Where a multicast's calls go in Instruments: the subsystem and category of their signposts.
+///
+/// ```swift
+/// messages.diagnostics = .signposting  // subsystem "Multicast", category "Calls"
+/// hub.diagnostics = .signposting(MulticastSignposts(subsystem: "com.example.app", category: "Events"))
+/// ```
+///
+/// While settings with signposts apply to a multicast (``MulticastDiagnostics/signposts``), each of its traced
+/// calls is an interval named `call`, from its start to its end, whose message is the multicast's label and the
+/// operation: `messages call`. A multicast without a label (see ``MulticastDelegate/init(label:)``) is
+/// `MulticastDelegate`. Instruments shows the intervals in its os_signpost instrument, under the subsystem and
+/// category; a call made while Instruments does not record them checks that, and records nothing.
+///
+/// The intervals come from `OSSignposter`, which needs macOS 12, iOS 15, tvOS 15, watchOS 8 or visionOS 1.
+/// On older systems, and where there is no `os` module (Linux, Windows), signposts record nothing and the other
+/// settings still apply.
+public struct MulticastSignposts: Sendable {
+    /// The subsystem of the signposts, as Instruments filters them: by convention, the app's bundle identifier.
+    public let subsystem: String
+
+    /// The category of the signposts, within their subsystem.
+    public let category: String
+
+    /// What makes the intervals: made once, here, so that a call does not open a log.
+    let _signposter: _Signposter
+
+    /// Creates signposts in `subsystem` and `category`.
+    ///
+    /// - Parameters:
+    ///   - subsystem: The subsystem, such as the app's bundle identifier `com.example.app`.
+    ///   - category: The category within the subsystem, such as `Events`.
+    public init(subsystem: String, category: String) {
+        self.subsystem = subsystem
+        self.category = category
+        #if canImport(os)
+        if #available(macOS 12, iOS 15, tvOS 15, watchOS 8, *) {
+            _signposter = _OSSignposter(subsystem: subsystem, category: category)
+            return
+        }
+        #endif
+        _signposter = _Signposter()
+    }
+
+    /// Signposts in subsystem `Multicast`, category `Calls`.
+    public static let `default` = MulticastSignposts(subsystem: "Multicast", category: "Calls")
+}
+
+extension MulticastDiagnostics {
+    /// Settings that make each call an interval in Instruments, in subsystem `Multicast`, category `Calls`, and
+    /// report nothing else.
+    ///
+    /// ```swift
+    /// messages.diagnostics = .signposting
+    /// ```
+    public static var signposting: MulticastDiagnostics {
+        signposting(.default)
+    }
+
+    /// Settings that make each call an interval in Instruments, with `signposts`' subsystem and category, and
+    /// report nothing else.
+    ///
+    /// ```swift
+    /// hub.diagnostics = .signposting(MulticastSignposts(subsystem: "com.example.app", category: "Events"))
+    /// ```
+    ///
+    /// To have the intervals and a trace, set ``signposts`` on settings that have handlers.
+    ///
+    /// - Parameter signposts: Where the intervals go.
+    public static func signposting(_ signposts: MulticastSignposts) -> MulticastDiagnostics {
+        var settings = MulticastDiagnostics()
+        settings.signposts = signposts
+        return settings
+    }
+}
+
+/// One traced call's interval: begun when the call starts, ended by ``end()`` when it ends.
+struct _SignpostInterval {
+    private let signposter: _Signposter
+    private let state: AnyObject
+
+    /// Begins the interval of a call of `operation` on the multicast `label` names, or returns nil if the
+    /// settings have no signposts, the system has no `OSSignposter`, or Instruments is not recording them.
+    ///
+    /// - Parameters:
+    ///   - signposts: The settings' signposts.
+    ///   - operation: What the call does.
+    ///   - label: The multicast's label; read only if the interval is recorded.
+    init?(_ signposts: MulticastSignposts?, operation: MulticastTrace.Operation, label: @autoclosure () -> String?) {
+        guard let signposter = signposts?._signposter,
+            let state = signposter.begin({ "\(label() ?? "MulticastDelegate") \(operation)" })
+        else { return nil }
+        self.signposter = signposter
+        self.state = state
+    }
+
+    /// Ends the interval.
+    func end() {
+        signposter.end(state)
+    }
+}
+
+/// Makes intervals; this base makes none, for systems without `OSSignposter`.
+///
+/// Unchecked: the base has no state, and ``_OSSignposter`` only a constant `OSSignposter`, which wraps a log
+/// handle that the system lets every thread use.
+class _Signposter: @unchecked Sendable {
+    /// Begins an interval whose message is `message()`, asked for only if the interval is recorded; returns its
+    /// state, or nil if none is recorded.
+    func begin(_ message: () -> String) -> AnyObject? {
+        nil
+    }
+
+    /// Ends the interval whose state `begin` returned.
+    func end(_ state: AnyObject) {}
+}
+
+#if canImport(os)
+/// Makes each interval with an `OSSignposter`.
+@available(macOS 12, iOS 15, tvOS 15, watchOS 8, *)
+final class _OSSignposter: _Signposter, @unchecked Sendable {
+    private let signposter: OSSignposter
+
+    init(subsystem: String, category: String) {
+        signposter = OSSignposter(subsystem: subsystem, category: category)
+    }
+
+    override func begin(_ message: () -> String) -> AnyObject? {
+        guard signposter.isEnabled else { return nil }
+        let message = message()
+        // A signpost ID per call: calls overlap, on several threads or nested in a delegate's turn.
+        return signposter.beginInterval("call", id: signposter.makeSignpostID(), "\(message, privacy: .public)")
+    }
+
+    override func end(_ state: AnyObject) {
+        signposter.endInterval("call", unsafeDowncast(state, to: OSSignpostIntervalState.self))
+    }
+}
+#endif
