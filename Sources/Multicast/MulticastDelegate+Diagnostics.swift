@@ -197,25 +197,6 @@ extension MulticastDelegate {
         return delegates
     }
 
-    /// ``add(_:retention:file:line:)`` while diagnostics apply to this multicast: records where the delegate was
-    /// added, under the lock of the add.
-    @usableFromInline
-    @inline(never)
-    func _addRecordingSite(_ delegate: Delegate, retention: Retention, site: _Site) -> Bool {
-        let object = unsafe _objectToRegister(delegate)
-        let strong = retention.isStrong
-        // As `add` stores a delegate's bits, and for the same reason a sound bit copy.
-        let addition =
-            unsafe Delegate.self == Any.self
-            ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
-                unsafe _core.add(bitsOf: $0, object: object, strong: strong, site: site)
-            }
-            : unsafe withUnsafePointer(to: delegate) {
-                unsafe _core.add(bitsOf: $0, object: object, strong: strong, site: site)
-            }
-        return unsafe _answer(to: addition, of: object, retention: retention)
-    }
-
     /// ``call(_:)-rlcb`` while diagnostics apply to this multicast: times each turn, then gives the trace to the
     /// handlers of `settings`, the boxed settings that the core keeps.
     @usableFromInline

@@ -172,6 +172,17 @@ extension _Core {
         }
     }
 
+    /// ``add(bitsOf:object:strong:)`` while diagnostics are on somewhere: records that the registration was
+    /// made at `fileID` and `line` if they apply to this multicast. Out of line, and not generic, so that the
+    /// hot add only gains the branch that leads here.
+    @usableFromInline
+    package func addRecordingSite(
+        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, fileID: StaticString, line: UInt
+    ) -> _Addition {
+        guard diagnosticsInEffect != nil else { return unsafe add(bitsOf: value, object: object, strong: strong) }
+        return unsafe add(bitsOf: value, object: object, strong: strong, site: _Site(fileID: fileID, line: line))
+    }
+
     /// Records that the newest registration was made at `site`. Call it with the lock held.
     func recordSiteOfNewestRegistration(_ site: _Site) {
         let notes = makeNotes()
