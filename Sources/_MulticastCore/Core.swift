@@ -85,17 +85,11 @@ package final class _Core {
             let outcome = change { registry, garbage in
                 unsafe registry.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
             }
-            switch outcome {
-            case .added: return .added
-            case .alreadyRegistered: return .alreadyRegistered
-            case .registeredWithOtherRetention: return .registeredWithOtherRetention
-            case .deallocating: return .deallocating
-            case .full:
-                // Before growing, reclaim the slots of dead delegates: growth is by three quarters, so this
-                // scan is amortized O(1) per add.
-                reclaimDeadDelegates()
-                mayGrow = true
-            }
+            if let addition = _Addition(outcome) { return addition }
+            // The storage is full. Before growing, reclaim the slots of dead delegates: growth is by three
+            // quarters, so this scan is amortized O(1) per add.
+            reclaimDeadDelegates()
+            mayGrow = true
         }
     }
 
@@ -168,6 +162,20 @@ package enum _Addition {
     case registeredWithOtherRetention
     /// The object is being deallocated (the add was made from its deinit): it could never be called.
     case deallocating
+
+    /// What the registry's add did, or nil when its storage was full, which the add answers by making room and
+    /// trying again.
+    @inlinable
+    @inline(always)
+    init?(_ outcome: _Registry.AddOutcome) {
+        switch outcome {
+        case .added: self = .added
+        case .alreadyRegistered: self = .alreadyRegistered
+        case .registeredWithOtherRetention: self = .registeredWithOtherRetention
+        case .deallocating: self = .deallocating
+        case .full: return nil
+        }
+    }
 }
 
 /// What a registry change leaves to release once the lock is let go of: a delegate's deinit may call back into

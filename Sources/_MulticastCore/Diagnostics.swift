@@ -160,15 +160,9 @@ extension _Core {
                 if case .added = outcome { recordSiteOfNewestRegistration(site) }
                 return outcome
             }
-            switch outcome {
-            case .added: return .added
-            case .alreadyRegistered: return .alreadyRegistered
-            case .registeredWithOtherRetention: return .registeredWithOtherRetention
-            case .deallocating: return .deallocating
-            case .full:
-                reclaimDeadDelegates()
-                mayGrow = true
-            }
+            if let addition = _Addition(outcome) { return addition }
+            reclaimDeadDelegates()  // as the hot add does, before it grows a full storage
+            mayGrow = true
         }
     }
 
