@@ -268,7 +268,7 @@ public final class MulticastDelegate<Delegate> {
 
     /// Returns whether a delegate is registered (and, if held weakly, alive: it is, since you pass it).
     ///
-    /// The multicast tells delegates apart by identity, here as in ``add(_:)`` and ``remove(_:)``: of two
+    /// The multicast tells delegates apart by identity, here as in ``add(_:file:line:)`` and ``remove(_:)``: of two
     /// equal objects, only the one registered is contained. Generic code that takes the multicast as a
     /// `Sequence` does not call this method: there `contains(_:)` is the standard library's, which needs
     /// `Equatable` delegates, compares them with `==`, and visits the delegates one after another.
