@@ -203,8 +203,8 @@ self_test() {
     plant "a public method renamed" Sources/Multicast/MulticastDelegate.swift \
         's/public func removeAll\(\)/public func removeEveryDelegate()/' 'removeAll()'
     plant "a label changed" Sources/Multicast/MulticastDelegate+Registration.swift \
-        's/(public func add\(_ delegate: Delegate, )retention: Retention\)/$1holding retention: Retention)/' \
-        'add(_:retention:)'
+        's/(\n            _ delegate: Delegate, )retention: Retention, file:/$1holding retention: Retention, file:/' \
+        'add(_:retention:file:line:)'
     plant "an @usableFromInline function of the core renamed" Sources/_MulticastCore/Core.swift \
         's/\bappendMore\(/appendMoreObjects(/g' 'appendMore(_:)'
     plant "a public property made package" Sources/Multicast/MulticastDelegate.swift \
