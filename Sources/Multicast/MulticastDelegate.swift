@@ -98,22 +98,14 @@ public final class MulticastDelegate<Delegate> {
     ///   box, which the multicast cannot hold weakly): not a closure, an optional, a struct, an enum, a tuple or
     ///   a metatype. Declare a protocol for the events instead.
     public init() {
-        Self._refuseUnfitDelegateType()
-        _core = unsafe _Core(
-            layout: _DelegateLayout(of: Delegate.self), delegatesAreReferences: _Slot.valuesAreReferences(Delegate.self)
-        )
+        _core = Self._makeCore(label: nil)
     }
 
     /// Creates a multicast whose way of finding a delegate's object is chosen from `size` and `alignment`, given
     /// in place of what `MemoryLayout<Delegate>` says: for tests that make the two disagree. The storage is
     /// laid out by `MemoryLayout` all the same.
     init(choosingTheFastPathFromSize size: Int, alignment: Int) {
-        Self._refuseUnfitDelegateType()
-        _core = unsafe _Core(
-            layout: _DelegateLayout(of: Delegate.self),
-            delegatesAreReferences: _Slot.valuesAreReferences(
-                kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self), size: size,
-                alignment: alignment))
+        _core = Self._makeCore(label: nil, size: size, alignment: alignment)
     }
 
     /// Creates a multicast with no delegates, named `label` in its traces and descriptions.
@@ -129,11 +121,20 @@ public final class MulticastDelegate<Delegate> {
     /// - Parameter label: The multicast's name in traces and in ``debugDescription``.
     /// - Precondition: `Delegate` is a type that ``init()`` accepts.
     public init(label: String) {
-        Self._refuseUnfitDelegateType()
-        _core = unsafe _Core(
-            layout: _DelegateLayout(of: Delegate.self),
-            delegatesAreReferences: _Slot.valuesAreReferences(Delegate.self),
-            label: label)
+        _core = Self._makeCore(label: label)
+    }
+
+    /// The core of a new multicast, once `Delegate` is known to be fit; the fast path is chosen from `size` and
+    /// `alignment`, which are `MemoryLayout`'s but in tests.
+    static func _makeCore(
+        label: String?, size: Int = MemoryLayout<Delegate>.size, alignment: Int = MemoryLayout<Delegate>.alignment
+    ) -> _Core {
+        _refuseUnfitDelegateType()
+        let delegatesAreReferences = unsafe _Slot.valuesAreReferences(
+            kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self), size: size,
+            alignment: alignment)
+        return _Core(
+            layout: _DelegateLayout(of: Delegate.self), delegatesAreReferences: delegatesAreReferences, label: label)
     }
 
     /// The name given to ``init(label:)``; nil for a multicast made with ``init()``.
