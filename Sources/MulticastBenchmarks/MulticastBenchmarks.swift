@@ -44,9 +44,11 @@ struct MulticastBenchmarks {
         var settings = Settings.full
         var jsonPath: String?
         var requireZeroAllocations = false
+        var bulkOnly = false
         while let argument = arguments.popFirst() {
             switch argument {
             case "--quick": settings = .quick
+            case "--bulk-only": bulkOnly = true
             case "--require-zero-allocations": requireZeroAllocations = true
             case "--json":
                 guard let path = arguments.popFirst() else { usage("--json needs a file name") }
@@ -55,6 +57,7 @@ struct MulticastBenchmarks {
             default: usage("unknown argument \(argument)")
             }
         }
+        if bulkOnly { return bulkScenarioAlone(settings) }
         let report = Report.run(settings)
         report.printTables()
         fflush(nil)  // the tables are out even if writing the JSON fails
@@ -75,6 +78,7 @@ struct MulticastBenchmarks {
         print(
             """
             usage: MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]
+                   MulticastBenchmarks [--quick] --bulk-only
                    (any of these) --diagnostics traced|elsewhere
                    MulticastBenchmarks --count-allocations CONTENDER N CALLS
                    MulticastBenchmarks --add-remove CONTENDER N
@@ -148,6 +152,26 @@ struct MulticastBenchmarks {
         else { usage("--bulk takes a bulk contender's name and COUNT") }
         let nanoseconds = bulkRegistration(type, size: size, removalOrder: bulkRemovalOrder(size))
         print(String(format: "%.0f ns per operation", nanoseconds))
+    }
+
+    /// Runs the bulk scenario alone, with the run's samples and sizes, and prints its table and its targets:
+    /// `--bulk-only`, with `--quick` or not.
+    static func bulkScenarioAlone(_ settings: Settings) {
+        var report = Report(settings: settings)
+        for size in settings.bulkSizes {
+            Report.log("bulk registration, N = \(size)")
+            report.bulk[size] = measureBulk(size: size, settings: settings)
+        }
+        print("\n## bulk registration (\(build) build): ns per operation\n")
+        printBySize(bulkContenders.map { $0.name }, settings.bulkSizes) { name, size in
+            report.bulk[size]?[name]?.cell ?? "skipped (quadratic)"
+        }
+        print("")
+        printTable(
+            ["figure", "measured", "target", "met"],
+            report.bulkTargets.map {
+                [$0.figure, $0.value, $0.target, $0.met.map { $0 ? "yes" : "NO" } ?? "not measured"]
+            })
     }
 
     /// Runs one churn contender (a name from the churn table) with `N` delegates for `SECONDS`.
