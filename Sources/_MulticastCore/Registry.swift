@@ -136,7 +136,8 @@ extension _Registry {
         /// The storage is full, and would have to grow; reclaim dead delegates' slots, then add again with
         /// `mayGrow`.
         case full
-        /// The object is being deallocated (the add was made from its deinit): it could never be called.
+        /// The object is being deallocated (the add was made from its deinit): it could never be called. Found
+        /// for a weak delegate, and with the Objective-C runtime for a strong one too.
         case deallocating
     }
 
@@ -158,11 +159,18 @@ extension _Registry {
         if unsafe !index.hasRoom {
             unsafe reindex(capacity: index.count * 2)
         }
-        // An object in its deinit could never be called: a weak reference to it is nil from the start, though
-        // the caller holds it, and a strong delegate would be kept past its deinit. It is refused.
+        // An object in its deinit could never be called. A weak one is refused below, its weak reference nil
+        // from the start. A strong one would keep a count past its deinit, after which its memory is freed: the
+        // Swift runtime stops the program when a native Swift object's count outlives its deinit ("deallocated
+        // with non-zero retain count"), and without the Objective-C runtime every object is one, so the add
+        // leaves it to that check. A probe with a weak reference would give every strong delegate a side table
+        // for life, and each of its retains and releases, the app's too, the slow path. An Objective-C object's
+        // deallocation checks no count, so there the add probes.
+        #if _runtime(_ObjC)
         if unsafe strong && _Slot.isDeallocating(object) {
             return .deallocating
         }
+        #endif
         newestRegistration += 1
         let position = unsafe slots.count
         unsafe slots.append(

@@ -253,7 +253,8 @@ package struct _Slot {
     }
 
     /// Whether `object` is being deallocated (its deinit has started): a weak reference to it is nil from the
-    /// start, though the caller holds it.
+    /// start, though the caller holds it. A Swift object keeps the side table that the weak reference needs for
+    /// the rest of its life, so only an add that the runtime's deallocation would not check asks this.
     @inlinable
     @inline(always)
     static func isDeallocating(_ object: Unmanaged<AnyObject>) -> Bool {
