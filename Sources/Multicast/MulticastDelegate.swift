@@ -186,7 +186,8 @@ public final class MulticastDelegate<Delegate> {
     public func add(
         _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
     ) -> Bool {
-        let object = unsafe _objectToRegister(delegate)
+        let core = _core  // read once: an unoptimized build retains the core at each read
+        let object = unsafe _objectToRegister(delegate, core: core)
         let strong = retention.isStrong
         // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
         // object itself. The core copies the value's bits, a bit copy of a value that is not trivial, outside the
@@ -200,13 +201,13 @@ public final class MulticastDelegate<Delegate> {
             unsafe Delegate.self == Any.self
             ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
                 unsafe _Diagnostics.areOnAnywhere
-                    ? _core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
-                    : _core.add(bitsOf: $0, object: object, strong: strong)
+                    ? core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
+                    : core.add(bitsOf: $0, object: object, strong: strong)
             }
             : unsafe withUnsafePointer(to: delegate) {
                 unsafe _Diagnostics.areOnAnywhere
-                    ? _core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
-                    : _core.add(bitsOf: $0, object: object, strong: strong)
+                    ? core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
+                    : core.add(bitsOf: $0, object: object, strong: strong)
             }
         return unsafe _answer(to: addition, of: object, retention: retention)
     }
@@ -229,8 +230,8 @@ public final class MulticastDelegate<Delegate> {
     /// multicast.
     @inlinable
     @inline(always)
-    func _objectToRegister(_ delegate: Delegate) -> Unmanaged<AnyObject> {
-        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+    func _objectToRegister(_ delegate: Delegate, core: _Core) -> Unmanaged<AnyObject> {
+        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: core.delegatesAreReferences) else {
             Self._refuseNonClass(type(of: delegate as Any))
         }
         if unsafe object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
@@ -253,10 +254,11 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
-        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
+        let core = _core  // read once, as in `add`
+        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: core.delegatesAreReferences) else {
             return false
         }
-        return unsafe _core.remove(object)
+        return unsafe core.remove(object)
     }
 
     /// Removes every delegate, releasing those held strongly.
