@@ -103,12 +103,12 @@ package struct _Pass: ~Copyable {
 
     /// The next slot that holds a dead weak delegate: its position, and the key it has; nil after the last.
     mutating func nextDead() -> (position: Int, key: _SlotKey)? {
-        while position < count {
-            let slot = unsafe base.advanced(by: position, stride: stride)
-            position += 1
-            if case .dead(let key) = unsafe slot.liveness { return (position - 1, key) }
+        guard let found = unsafe _Slot.firstDead(base: base, stride: stride, from: position, to: count) else {
+            position = count
+            return nil
         }
-        return nil
+        position = found.position + 1
+        return found
     }
 
     /// Ends the pass now, as its `deinit` would, which an unoptimized build calls where it inlines this.

@@ -175,7 +175,7 @@ extension _Registry {
         let position = unsafe slots.count
         unsafe slots.append(
             bitsOf: value, object: object, key: _SlotKey(registration: newestRegistration, strong: strong))
-        if !strong, case .dead = unsafe slots.liveness(at: position) {
+        if unsafe !strong && slots.slot(at: position).weakReferenceIsNil {
             _ = unsafe slots.release(at: position)
             unsafe slots.dropLast()
             return .deallocating

@@ -209,7 +209,8 @@ package struct _Slot {
     }
 
     /// Whether a pass may call the delegate: the one place that decides it, for every pass and for lookups
-    /// under the lock.
+    /// under the lock. (The search for dead delegates, and an add's check of the weak delegate it adds, make the
+    /// same weak load through ``weakReferenceIsNil``.)
     ///
     /// A weak load under the lock is safe only where the caller holds the object it may load (see
     /// ``_Registry/find(_:)``): releasing the loaded object could otherwise run its deinit under the lock.
@@ -221,6 +222,20 @@ package struct _Slot {
         if key.isStrong { return .strong }
         guard let object = unsafe state.pointee.reference.object else { return .dead(key: key) }
         return .weak(keeper: consume object)
+    }
+
+    /// Whether the slot's weak reference loads nil: its weak delegate has been deallocated. One weak load, and
+    /// the release of what it loaded, with no ``_Liveness`` to make and destroy: for the checks that need only
+    /// this, where a debug build would pay for one (an add's check of the delegate it adds, the search for dead
+    /// delegates).
+    @inlinable
+    @inline(always)
+    var weakReferenceIsNil: Bool {
+        // A `switch`, not `== nil`: see "Writing the call path" in CONTRIBUTING.md.
+        switch unsafe state.pointee.reference.object {
+        case .none: return true
+        case .some: return false
+        }
     }
 
     /// The address of the slot's object, read without touching the object, which may be dead.
@@ -412,8 +427,29 @@ extension _Slot {
 
 // The loops over a storage's slots: here, beside the slot operations they repeat, so that an unoptimized build
 // inlines those operations into each loop instead of calling them once per slot (a debug build inlines only
-// from the same file: see "Writing the call path" in CONTRIBUTING.md). They run only when a storage grows, is
-// compacted or is freed.
+// from the same file: see "Writing the call path" in CONTRIBUTING.md). They run only when a storage is searched
+// for dead delegates, grows, is compacted or is freed.
+extension _Slot {
+    /// The first slot from `position` up to `count`, counting from `base` in steps of `stride`, that holds a
+    /// weak delegate found dead, with its key; nil if there is none. A pass's search for dead delegates, which
+    /// an add runs over a full storage before it grows it: a slot's one weak load, and nothing else per slot.
+    static func firstDead(base: _Slot, stride: Int, from position: Int, to count: Int)
+        -> (position: Int, key: _SlotKey)?
+    {
+        var slot = unsafe base.advanced(by: position, stride: stride)
+        var position = position
+        while position < count {
+            let key = unsafe slot.key
+            if unsafe key.isCallable && !key.isStrong && slot.weakReferenceIsNil {
+                return (position, key)
+            }
+            unsafe slot = slot.advanced(by: 1, stride: stride)
+            position += 1
+        }
+        return nil
+    }
+}
+
 extension _Slots {
     /// Destroys what every slot owns; no pass may be reading the storage.
     @usableFromInline
