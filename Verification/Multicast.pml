@@ -1484,12 +1484,18 @@ proctype Remover() {
 }
 
 /* add(_:retention:) of d3, weak: Registry.add; on .full, _reclaimDeadDelegates and a second try, which may
-   grow the storage. */
+   grow the storage. makeRoom skips the search while the registrations are fewer than twice those that the last
+   search left: the add may start as if it had searched, and grow at once. */
 proctype Adder() {
     byte thread = ADDER;
     REGISTRY_VARIABLES;
     PASS_VARIABLES;
     bit mayGrow, outOfRoom, reused;
+
+    if
+    :: mayGrow = 0
+    :: mayGrow = 1
+    fi;
 
     do
     :: d_step {

@@ -86,8 +86,8 @@ package final class _Core {
                 unsafe registry.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
             }
             if let addition = _Addition(outcome) { return addition }
-            // The storage is full. Before growing, reclaim the slots of dead delegates: growth is by three
-            // quarters, so this scan is amortized O(1) per add.
+            // The storage is full, and its registrations have doubled since the last search: before growing,
+            // reclaim the slots of dead delegates, a scan that is amortized O(1) per add (see `makeRoom`).
             reclaimDeadDelegates()
             mayGrow = true
         }

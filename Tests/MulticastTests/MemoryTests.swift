@@ -133,4 +133,16 @@ import Testing
         }
         #expect(delegates.slotCapacity <= 128)
     }
+
+    @Test func deadDelegatesOfAMulticastThatIsNeverCalledAreReclaimedBeforeItGrows() {
+        // No pass finds the dead here: only the adds' searches before growing. At most 50 delegates are alive at
+        // once, and a storage holds at most about three and a half times what the last search left.
+        let delegates = MulticastDelegate<any Listener>()
+        for round in 0..<100 {
+            var batch = (0..<50).map { Recorder("\(round).\($0)", log: log) }
+            for recorder in batch { delegates.add(recorder) }
+            batch.removeAll()
+        }
+        #expect(delegates.slotCapacity <= 256)
+    }
 }
