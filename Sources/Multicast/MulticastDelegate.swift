@@ -56,8 +56,9 @@ public enum Retention: Sendable, Hashable {
 /// never called again, is no longer counted or contained, and its slot is reclaimed by later calls or adds:
 /// there is no need to remove a delegate in its `deinit`, and a `remove(self)` there answers `false`, since the
 /// multicast has let go of it already. Adding a delegate from its own `deinit` stops the program with a
-/// message: it could never be called. (A strong one, where there is no Objective-C runtime, is stopped by the
-/// Swift runtime's own check, with its message, as the `deinit` ends and the multicast still holds it.)
+/// message: it could never be called. (A strong one, in a debug build where there is no Objective-C runtime, is
+/// stopped by the Swift runtime's own check, with its message, as the `deinit` ends and the multicast still
+/// holds it.)
 ///
 /// A delegate must be a class instance; adding a value of another type (a struct conforming to a protocol
 /// that is not class-bound) stops the program, and ``contains(_:)`` and ``remove(_:)`` answer `false` for it.

@@ -141,7 +141,7 @@ extension _Registry {
         /// `mayGrow` (see ``_Registry/makeRoom(mayGrow:_:)``).
         case full
         /// The object is being deallocated (the add was made from its deinit): it could never be called. Found
-        /// for a weak delegate, and with the Objective-C runtime for a strong one too.
+        /// for a weak delegate, and for a strong one in an optimized build or with the Objective-C runtime.
         case deallocating
     }
 
@@ -164,13 +164,16 @@ extension _Registry {
             unsafe reindex(capacity: index.count * 2)
         }
         // An object in its deinit could never be called. A weak one is refused below, its weak reference nil
-        // from the start. A strong one would keep a count past its deinit, after which its memory is freed: the
-        // Swift runtime stops the program when a native Swift object's count outlives its deinit ("deallocated
-        // with non-zero retain count"), and without the Objective-C runtime every object is one, so the add
-        // leaves it to that check. A probe with a weak reference would give every strong delegate a side table
-        // for life, and each of its retains and releases, the app's too, the slow path. An Objective-C object's
-        // deallocation checks no count, so there the add probes.
-        #if _runtime(_ObjC)
+        // from the start. A strong one would keep a count past its deinit, after which its memory is freed. The
+        // Swift runtime stops the program when the count of a native Swift object on the heap outlives its deinit
+        // ("deallocated with non-zero retain count"); an unoptimized build puts every object on the heap, and
+        // without the Objective-C runtime every object is a native one, so there the add leaves it to that
+        // check: a probe with a weak reference would give every strong delegate a side table for life, and each
+        // of its retains and releases, the app's too, the slow path. An optimized build may put an object that it
+        // sees go away unshared on the stack, which the runtime frees unchecked, and an Objective-C object's
+        // deallocation checks no count: there the add probes. (SwiftPM and Xcode build a package in the
+        // configuration of the app that uses it, so the code that makes the object is unoptimized too.)
+        #if _runtime(_ObjC) || !DEBUG
         if unsafe strong && _Slot.isDeallocating(object) {
             return .deallocating
         }

@@ -269,7 +269,7 @@ package struct _Slot {
 
     /// Whether `object` is being deallocated (its deinit has started): a weak reference to it is nil from the
     /// start, though the caller holds it. A Swift object keeps the side table that the weak reference needs for
-    /// the rest of its life, so only an add that the runtime's deallocation would not check asks this.
+    /// the rest of its life, so only an add whose object the runtime's deallocation may not check asks this.
     @inlinable
     @inline(always)
     static func isDeallocating(_ object: Unmanaged<AnyObject>) -> Bool {
