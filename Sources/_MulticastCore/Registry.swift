@@ -163,16 +163,15 @@ extension _Registry {
         if unsafe !index.hasRoom {
             unsafe reindex(capacity: index.count * 2)
         }
-        // An object in its deinit could never be called. A weak one is refused below, its weak reference nil
-        // from the start. A strong one would keep a count past its deinit, after which its memory is freed. The
-        // Swift runtime stops the program when the count of a native Swift object on the heap outlives its deinit
-        // ("deallocated with non-zero retain count"); an unoptimized build puts every object on the heap, and
-        // without the Objective-C runtime every object is a native one, so there the add leaves it to that
-        // check: a probe with a weak reference would give every strong delegate a side table for life, and each
-        // of its retains and releases, the app's too, the slow path. An optimized build may put an object that it
-        // sees go away unshared on the stack, which the runtime frees unchecked, and an Objective-C object's
-        // deallocation checks no count: there the add probes. (SwiftPM and Xcode build a package in the
-        // configuration of the app that uses it, so the code that makes the object is unoptimized too.)
+        // An object in its deinit could never be called. A weak one is refused below: its weak reference is nil
+        // from the start. A strong one would keep a count past its deinit, into freed memory. The Swift runtime
+        // stops the program when a native object on the heap keeps a count past its deinit ("deallocated with
+        // non-zero retain count"), so an unoptimized build without the Objective-C runtime, where every object is
+        // native and on the heap, leaves it to that check: the probe's weak reference would give every strong
+        // delegate a side table for life, and each of its retains and releases, the app's too, the slow path.
+        // An optimized build may put an object on the stack, which the runtime frees unchecked, and an
+        // Objective-C object's deallocation checks no count: there the add probes. (SwiftPM and Xcode build a
+        // package in its app's configuration, so the code that makes the object is unoptimized too.)
         #if _runtime(_ObjC) || !DEBUG
         if unsafe strong && _Slot.isDeallocating(object) {
             return .deallocating
