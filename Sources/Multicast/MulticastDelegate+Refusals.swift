@@ -150,6 +150,31 @@ extension MulticastDelegate {
 
     @usableFromInline
     @inline(never)
+    static func _refuseOwnOwner(_ type: AnyObject.Type) -> Never {
+        fatalError(
+            """
+            MulticastDelegate<\(Delegate.self)>.add(_:ownedBy:): the \(type) being added is its own owner. An owned \
+            delegate is held strongly until its owner dies, so it would keep itself alive for as long as the \
+            multicast lives: add it with `retention: .strong`, or name as its owner the object whose life its \
+            registration should last.
+            """
+        )
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func _refuseSelfAsOwner() -> Never {
+        fatalError(
+            """
+            MulticastDelegate<\(Delegate.self)>.add(_:ownedBy:): the multicast was named as the owner of one of its \
+            own registrations, which would then last as long as the multicast, held strongly: add the delegate \
+            with `retention: .strong` instead, or name as its owner the object whose life it should last.
+            """
+        )
+    }
+
+    @usableFromInline
+    @inline(never)
     static func _refuseSelf() -> Never {
         fatalError(
             """

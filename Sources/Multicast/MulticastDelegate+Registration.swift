@@ -76,6 +76,48 @@ extension MulticastDelegate {
             _multicast.add(delegate, retention: retention, file: file, line: line)
         }
 
+        /// Adds a delegate held strongly for as long as `owner` lives, found, replaced and removed by `owner`, as
+        /// ``MulticastDelegate/add(_:ownedBy:file:line:)`` does.
+        ///
+        /// - Parameters:
+        ///   - delegate: A class instance, held strongly until the registration ends.
+        ///   - owner: The object whose life the registration lasts, held weakly and told apart by identity. A
+        ///     second registration for the same owner replaces the first.
+        ///   - file: Where the delegate is added, which diagnostics record; leave the default.
+        ///   - line: Where the delegate is added, which diagnostics record; leave the default.
+        /// - Returns: `true` if the delegate was registered; `false` if `owner` is being deallocated.
+        /// - Precondition: `delegate` is a class instance, is not being deallocated, and is neither the
+        ///   multicast nor `owner`; `owner` is not the multicast.
+        /// - Complexity: Amortized O(1).
+        @inlinable
+        @discardableResult
+        public func add(
+            _ delegate: Delegate, ownedBy owner: AnyObject, file: StaticString = #fileID, line: UInt = #line
+        ) -> Bool {
+            _multicast.add(delegate, ownedBy: owner, file: file, line: line)
+        }
+
+        /// Removes the registration that `owner` made, as ``MulticastDelegate/remove(ownedBy:)`` does.
+        ///
+        /// - Parameter owner: The owner whose registration to remove, by identity.
+        /// - Returns: `true` if `owner` had a registration, `false` otherwise.
+        /// - Complexity: Amortized O(1).
+        @inlinable
+        @discardableResult
+        public func remove(ownedBy owner: AnyObject) -> Bool {
+            _multicast.remove(ownedBy: owner)
+        }
+
+        /// The delegate of the registration that `owner` made, as ``MulticastDelegate/delegate(ownedBy:)``
+        /// finds it.
+        ///
+        /// - Parameter owner: The owner whose delegate to find, by identity.
+        /// - Complexity: O(1).
+        @inlinable
+        public func delegate(ownedBy owner: AnyObject) -> Delegate? {
+            _multicast.delegate(ownedBy: owner)
+        }
+
         /// Removes a delegate, as ``MulticastDelegate/remove(_:)`` does.
         ///
         /// - Parameter delegate: The delegate to remove.

@@ -190,7 +190,70 @@ public final class MulticastDelegate<Delegate> {
     ) -> Bool {
         let core = _core  // read once: an unoptimized build retains the core at each read
         let object = unsafe _objectToRegister(delegate, core: core)
-        let strong = retention.isStrong
+        let addition = unsafe _register(
+            delegate, object: object, owner: object, holding: retention.isStrong ? .strong : .weak, core: core,
+            file: file, line: line)
+        return unsafe _answer(to: addition, of: object, retention: retention)
+    }
+
+    /// Adds a delegate after those already registered, held strongly for as long as `owner` lives, and found,
+    /// replaced and removed by `owner`.
+    ///
+    /// The registration is the owner's: when the owner is deallocated, it ends on its own, as a weak delegate's
+    /// does, with no call by anyone, and no call that starts afterwards calls the delegate. Use it where an
+    /// observer's registration carries state of its own (a subscription with its options, a closure), kept for
+    /// as long as the observer lives:
+    ///
+    /// ```swift
+    /// events.add(ClosureObserver { [weak self] in self?.refresh() }, ownedBy: self)
+    /// events.remove(ownedBy: self)  // or nothing: the registration ends when `self` is deallocated
+    /// ```
+    ///
+    /// An owner has one registration in a multicast: adding another for the same owner replaces the first,
+    /// which is no longer called, and the new one takes its turn after those already registered, as a removal
+    /// followed by an add would. An owned registration is found through its owner only: ``remove(ownedBy:)``
+    /// and ``delegate(ownedBy:)`` find it, ``remove(_:)`` and ``contains(_:)`` do not. Calls, iteration and
+    /// ``count`` include it while its owner lives. The multicast releases the delegate when the registration is
+    /// removed or replaced, or, once the owner has died, when it next reclaims ended registrations (a call or an
+    /// add that finds them); remove it in the owner's `deinit` to release it at once.
+    ///
+    /// The delegate must not keep its owner alive, or neither is ever released while the multicast lives:
+    /// capture the owner `weak` in a closure that the delegate keeps.
+    ///
+    /// - Parameters:
+    ///   - delegate: A class instance, held strongly until the registration ends.
+    ///   - owner: The object whose life the registration lasts, held weakly and told apart by identity.
+    ///   - file: Where the delegate is added, which diagnostics record; leave the default, the caller's file.
+    ///   - line: Where the delegate is added, which diagnostics record; leave the default, the caller's line.
+    /// - Returns: `true` if the delegate was registered, replacing `owner`'s earlier registration if it had one;
+    ///   `false` if `owner` is being deallocated (the add was made from its `deinit`), and then nothing changes.
+    /// - Precondition: `delegate` is a class instance, is not being deallocated, and is neither this multicast
+    ///   nor `owner`; `owner` is not this multicast.
+    /// - Complexity: Amortized O(1).
+    @inlinable
+    @discardableResult
+    public func add(_ delegate: Delegate, ownedBy owner: AnyObject, file: StaticString = #fileID, line: UInt = #line)
+        -> Bool
+    {
+        let core = _core  // read once, as in `add(_:retention:)`
+        let object = unsafe _objectToRegister(delegate, core: core)
+        let owner = unsafe Unmanaged.passUnretained(owner)
+        if unsafe owner.toOpaque() == object.toOpaque() {
+            unsafe Self._refuseOwnOwner(type(of: owner.takeUnretainedValue()))
+        }
+        if unsafe owner.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelfAsOwner() }
+        let addition = unsafe _register(
+            delegate, object: object, owner: owner, holding: .owned, core: core, file: file, line: line)
+        return unsafe _answer(to: addition, of: object, retention: .strong)
+    }
+
+    /// Registers `delegate`, whose object is `object`, with the core, as `holding` says.
+    @inlinable
+    @inline(always)
+    func _register(
+        _ delegate: Delegate, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
+        core: _Core, file: StaticString, line: UInt
+    ) -> _Addition {
         // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
         // object itself. The core copies the value's bits, a bit copy of a value that is not trivial, outside the
         // rule of `copyMemory(from:byteCount:)` ("must be initialized to a trivial type"): it holds because the
@@ -199,19 +262,19 @@ public final class MulticastDelegate<Delegate> {
         // core's out-of-line add records the site if they apply (see MulticastDelegate+Diagnostics.swift): a branch
         // in the closure, since an out-of-line call that took the delegate made the optimizer retain and release it
         // around the checks above (callgrind: about 190 more instructions per add and remove of a strong delegate).
-        let addition =
-            unsafe Delegate.self == Any.self
+        unsafe Delegate.self == Any.self
             ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
                 unsafe _Diagnostics.areOnAnywhere
-                    ? core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
-                    : core.add(bitsOf: $0, object: object, strong: strong)
+                    ? core.addRecordingSite(
+                        bitsOf: $0, object: object, owner: owner, holding: holding, fileID: file, line: line)
+                    : core.add(bitsOf: $0, object: object, owner: owner, holding: holding)
             }
             : unsafe withUnsafePointer(to: delegate) {
                 unsafe _Diagnostics.areOnAnywhere
-                    ? core.addRecordingSite(bitsOf: $0, object: object, strong: strong, fileID: file, line: line)
-                    : core.add(bitsOf: $0, object: object, strong: strong)
+                    ? core.addRecordingSite(
+                        bitsOf: $0, object: object, owner: owner, holding: holding, fileID: file, line: line)
+                    : core.add(bitsOf: $0, object: object, owner: owner, holding: holding)
             }
-        return unsafe _answer(to: addition, of: object, retention: retention)
     }
 
     /// What `add` returns for the core's `addition` of `object`; stops the program for an addition that can
@@ -220,8 +283,8 @@ public final class MulticastDelegate<Delegate> {
     @inline(always)
     func _answer(to addition: _Addition, of object: Unmanaged<AnyObject>, retention: Retention) -> Bool {
         switch addition {
-        case .added: return true
-        case .alreadyRegistered: return false
+        case .added, .replaced: return true
+        case .alreadyRegistered, .ownerDeallocating: return false
         case .registeredWithOtherRetention:
             unsafe Self._refuseOtherRetention(type(of: object.takeUnretainedValue()), asked: retention)
         case .deallocating: unsafe Self._refuseDeallocating(type(of: object.takeUnretainedValue()))
@@ -261,6 +324,33 @@ public final class MulticastDelegate<Delegate> {
             return false
         }
         return unsafe core.remove(object)
+    }
+
+    /// Removes the registration that `owner` made with ``add(_:ownedBy:file:line:)``.
+    ///
+    /// When it returns, no call that starts afterwards calls the delegate, and a call already under way does not
+    /// call it either if its turn has not come yet. The delegate is released at once, or, if a call is under way,
+    /// when the last such call ends. From the owner's `deinit`, where its registration has ended already, it
+    /// releases the delegate.
+    ///
+    /// - Parameter owner: The owner whose registration to remove, by identity.
+    /// - Returns: `true` if `owner` had a registration, `false` otherwise.
+    /// - Complexity: Amortized O(1), as ``remove(_:)``.
+    @inlinable
+    @discardableResult
+    public func remove(ownedBy owner: AnyObject) -> Bool {
+        unsafe _core.remove(ownedBy: Unmanaged.passUnretained(owner))
+    }
+
+    /// The delegate of the registration that `owner` made with ``add(_:ownedBy:file:line:)``, if it has one.
+    ///
+    /// - Parameter owner: The owner whose delegate to find, by identity.
+    /// - Returns: The delegate, or nil if `owner` has no registration: none was made, or it was removed, or
+    ///   `owner` is being deallocated.
+    /// - Complexity: O(1).
+    @inlinable
+    public func delegate(ownedBy owner: AnyObject) -> Delegate? {
+        unsafe _core.delegate(ownedBy: Unmanaged.passUnretained(owner), as: Delegate.self)
     }
 
     /// Removes every delegate, releasing those held strongly.

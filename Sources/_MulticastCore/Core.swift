@@ -72,32 +72,52 @@ package final class _Core {
         return result
     }
 
-    /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, at the end, unless it
-    /// is registered already, or being deallocated; returns which.
+    /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, held as `holding` says,
+    /// at the end, unless it is registered already, or being deallocated; returns which. An owned registration
+    /// has `owner`, and replaces `owner`'s registration, if it has one; the others pass `object` as `owner`.
     ///
     /// Objects pass through the core unretained, as `Unmanaged`: the caller keeps them alive (see "Writing the
     /// call path" in CONTRIBUTING.md).
     @inlinable
     @inline(always)
-    package func add(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool) -> _Addition {
+    package func add(
+        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding
+    ) -> _Addition {
         var mayGrow = false
         while true {
             let outcome = change { registry, garbage in
-                unsafe registry.add(bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
+                unsafe registry.add(
+                    bitsOf: value, object: object, owner: owner, holding: holding, mayGrow: mayGrow, &garbage)
             }
             if let addition = _Addition(outcome) { return addition }
             // The storage is full, and its registrations have doubled since the last search: before growing,
-            // reclaim the slots of dead delegates, a scan that is amortized O(1) per add (see `makeRoom`).
+            // reclaim the slots of ended registrations, a scan that is amortized O(1) per add (see `makeRoom`).
             reclaimDeadDelegates()
             mayGrow = true
         }
     }
 
-    /// Unregisters `object`; returns false if it was not registered.
+    /// Unregisters `object`, registered as a delegate of its own; returns false if it was not.
     @inlinable
     @inline(always)
     package func remove(_ object: Unmanaged<AnyObject>) -> Bool {
-        change { registry, garbage in unsafe registry.remove(object, &garbage) }
+        change { registry, garbage in unsafe registry.remove(object, owned: false, &garbage) }
+    }
+
+    /// Unregisters `owner`'s owned registration; returns false if it has none.
+    @inlinable
+    @inline(always)
+    package func remove(ownedBy owner: Unmanaged<AnyObject>) -> Bool {
+        change { registry, garbage in unsafe registry.remove(owner, owned: true, &garbage) }
+    }
+
+    /// The delegate of `owner`'s owned registration, if it has one.
+    @inlinable
+    @inline(always)
+    package func delegate<Delegate>(ownedBy owner: Unmanaged<AnyObject>, as type: Delegate.Type) -> Delegate? {
+        withLock { registry in
+            unsafe registry.withDelegate(ownedBy: owner) { slot in unsafe slot?.copyOfDelegate(as: Delegate.self) }
+        }
     }
 
     /// Unregisters everything.
@@ -110,7 +130,7 @@ package final class _Core {
     @inlinable
     @inline(always)
     package func contains(_ object: Unmanaged<AnyObject>) -> Bool {
-        withLock { registry in unsafe registry.find(object) != nil }
+        withLock { registry in unsafe registry.find(object, owned: false) != nil }
     }
 
     /// Whether a pass that visited `visited` slots and found `dead` weak delegates dead among them should
@@ -156,12 +176,16 @@ package final class _Core {
 @usableFromInline
 package enum _Addition {
     case added
+    /// The owner had a registration, which the new one replaced.
+    case replaced
     /// The object is registered already, with the retention asked for: nothing changed.
     case alreadyRegistered
     /// The object is registered already, with the other retention: nothing changed.
     case registeredWithOtherRetention
     /// The object is being deallocated (the add was made from its deinit): it could never be called.
     case deallocating
+    /// The owner is being deallocated (the add was made from its deinit): nothing was registered.
+    case ownerDeallocating
 
     /// What the registry's add did, or nil when its storage was full, which the add answers by making room and
     /// trying again.
@@ -170,9 +194,11 @@ package enum _Addition {
     init?(_ outcome: _Registry.AddOutcome) {
         switch outcome {
         case .added: self = .added
+        case .replaced: self = .replaced
         case .alreadyRegistered: self = .alreadyRegistered
         case .registeredWithOtherRetention: self = .registeredWithOtherRetention
         case .deallocating: self = .deallocating
+        case .ownerDeallocating: self = .ownerDeallocating
         case .full: return nil
         }
     }

@@ -146,18 +146,22 @@ extension _Core {
         return notes
     }
 
-    /// ``add(bitsOf:object:strong:)``, and, if the object was added, a record that the registration was made at
-    /// `site`, under the lock of the add. Out of line: only diagnostics use it. (The loop is the hot add's, which
-    /// records nothing, so that it gains nothing.)
-    package func add(
-        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, site: _Site
+    /// ``add(bitsOf:object:owner:holding:)``, and, if the object was added, a record that the registration was
+    /// made at `site`, under the lock of the add. Out of line: only diagnostics use it. (The loop is the hot
+    /// add's, which records nothing, so that it gains nothing.)
+    func add(
+        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
+        site: _Site
     ) -> _Addition {
         var mayGrow = false
         while true {
             let outcome = change { registry, garbage in
                 let outcome = unsafe registry.add(
-                    bitsOf: value, object: object, strong: strong, mayGrow: mayGrow, &garbage)
-                if case .added = outcome { recordSiteOfNewestRegistration(site) }
+                    bitsOf: value, object: object, owner: owner, holding: holding, mayGrow: mayGrow, &garbage)
+                switch outcome {
+                case .added, .replaced: recordSiteOfNewestRegistration(site)
+                default: break
+                }
                 return outcome
             }
             if let addition = _Addition(outcome) { return addition }
@@ -166,15 +170,19 @@ extension _Core {
         }
     }
 
-    /// ``add(bitsOf:object:strong:)`` while diagnostics are on somewhere: records that the registration was
-    /// made at `fileID` and `line` if they apply to this multicast. Out of line, and not generic, so that the
-    /// hot add only gains the branch that leads here.
+    /// ``add(bitsOf:object:owner:holding:)`` while diagnostics are on somewhere: records that the registration
+    /// was made at `fileID` and `line` if they apply to this multicast. Out of line, and not generic, so that the
+    /// hot add only gains the branch that leads here. `owner` is `object` but for an owned registration.
     @usableFromInline
     package func addRecordingSite(
-        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, fileID: StaticString, line: UInt
+        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
+        fileID: StaticString, line: UInt
     ) -> _Addition {
-        guard diagnosticsInEffect != nil else { return unsafe add(bitsOf: value, object: object, strong: strong) }
-        return unsafe add(bitsOf: value, object: object, strong: strong, site: _Site(fileID: fileID, line: line))
+        guard diagnosticsInEffect != nil else {
+            return unsafe add(bitsOf: value, object: object, owner: owner, holding: holding)
+        }
+        return unsafe add(
+            bitsOf: value, object: object, owner: owner, holding: holding, site: _Site(fileID: fileID, line: line))
     }
 
     /// Records that the newest registration was made at `site`. Call it with the lock held.

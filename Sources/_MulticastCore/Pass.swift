@@ -60,8 +60,9 @@ package struct _Pass: ~Copyable {
     /// The slot of the next delegate that the pass may call; nil after the last. Skips removed slots, and counts
     /// the dead delegates it skips.
     ///
-    /// `keeper` keeps the delegate alive until the next call: it receives the object that a weak delegate's weak
-    /// load returned, or nil for a strong delegate, which the storage keeps alive while the pass reads it. The
+    /// `keeper` keeps the delegate alive until the next call: it receives the owner that the slot's weak load
+    /// returned (a weak delegate is its own owner), or nil for a strong delegate; the storage keeps a strong or
+    /// owned delegate alive while the pass reads it. The
     /// delegate is lent with ``_Slot/lend(as:_:)``, or copied with ``_Slot/copyOfDelegate(as:)``, meanwhile.
     /// (The keeper is the caller's variable, not the pass's: a pass with a reference in it would cost an
     /// optimized build a destroy through value witnesses at the end of every call.)
@@ -80,8 +81,8 @@ package struct _Pass: ~Copyable {
             switch unsafe slot.liveness {
             case .strong:
                 return unsafe slot
-            case .weak(let object):
-                keeper = consume object
+            case .ownerAlive(let owner):
+                keeper = consume owner
                 return unsafe slot
             case .dead: dead += 1
             case .unregistered: break

@@ -105,24 +105,26 @@ extension _Registry {
         }
     }
 
-    /// Where `object` is registered, if it is.
+    /// Where `owner`'s registration is, if it has one: an owned registration if `owned`, else the registration
+    /// of `owner` as a delegate of its own.
     ///
-    /// A slot found by address holds `object` if it may be called and, for a weak delegate, its weak load
-    /// returns `object`. That weak load under the lock is safe: it can only load `object` itself, which the
-    /// caller keeps alive, or nil (a delegate that died at what is now `object`'s address). (Mutating, though
-    /// the registry does not change, so that the registry is not copied to call it.)
+    /// A slot found by address holds that registration if it is of that kind, may be called and, when it ends
+    /// with its owner, its weak load returns `owner`. That weak load under the lock is safe: it can only load
+    /// `owner` itself, which the caller keeps alive, or nil (an owner that died at what is now `owner`'s address).
+    /// (Mutating, though the registry does not change, so that the registry is not copied to call it.)
     @inlinable
     @inline(always)
-    mutating func find(_ object: Unmanaged<AnyObject>) -> Found? {
-        let address = unsafe Self.address(of: object)
+    mutating func find(_ owner: Unmanaged<AnyObject>, owned: Bool) -> Found? {
+        let address = unsafe Self.address(of: owner)
         var bucket = unsafe index.home(of: address)
         while let position = unsafe index.position(inBucket: bucket) {
-            if unsafe slots.address(at: position) == address {
-                switch unsafe slots.liveness(at: position) {
+            let slot = unsafe slots.slot(at: position)
+            if unsafe slot.address == address && slot.key.isOwned == owned {
+                switch unsafe slot.liveness {
                 case .strong: return Found(bucket: bucket, position: position)
-                case .weak(let keeper) where unsafe Self.address(of: .passUnretained(keeper)) == address:
+                case .ownerAlive(let keeper) where unsafe Self.address(of: .passUnretained(keeper)) == address:
                     return Found(bucket: bucket, position: position)
-                case .weak, .unregistered, .dead: break
+                case .ownerAlive, .unregistered, .dead: break
                 }
             }
             bucket = unsafe index.bucket(after: bucket)
@@ -130,65 +132,101 @@ extension _Registry {
         return nil
     }
 
-    /// What ``add(bitsOf:object:strong:mayGrow:_:)`` did.
+    /// Where an owned registration is whose owner, now dead, had `address`; nil if there is none.
+    @usableFromInline
+    mutating func findEndedOwnedRegistration(address: UInt) -> Found? {
+        var bucket = unsafe index.home(of: address)
+        while let position = unsafe index.position(inBucket: bucket) {
+            let slot = unsafe slots.slot(at: position)
+            if unsafe slot.address == address && slot.key.isOwned, case .dead = unsafe slot.liveness {
+                return Found(bucket: bucket, position: position)
+            }
+            bucket = unsafe index.bucket(after: bucket)
+        }
+        return nil
+    }
+
+    /// What ``add(bitsOf:object:owner:holding:mayGrow:_:)`` did.
     @usableFromInline
     enum AddOutcome {
         case added
+        /// The owner had a registration, which the new one replaced.
+        case replaced
         case alreadyRegistered
         /// The object is registered already, and with the other retention.
         case registeredWithOtherRetention
-        /// The storage is full, and would have to grow; reclaim dead delegates' slots, then add again with
+        /// The storage is full, and would have to grow; reclaim dead registrations' slots, then add again with
         /// `mayGrow` (see ``_Registry/makeRoom(mayGrow:_:)``).
         case full
-        /// The object is being deallocated (the add was made from its deinit): it could never be called. Found
-        /// for a weak delegate, and for a strong one in an optimized build or with the Objective-C runtime.
+        /// The delegate is being deallocated (the add was made from its deinit): it could never be called. Found
+        /// for a weak delegate, and for a strong or owned one in an optimized build or with the Objective-C
+        /// runtime.
         case deallocating
+        /// The owner of an owned registration is being deallocated (the add was made from its deinit): the
+        /// registration would have ended before it began, and nothing was registered.
+        case ownerDeallocating
     }
 
-    /// Registers `object`, whose delegate's bits are at `value`, at the end, unless it is registered already (and
-    /// then says whether with the retention asked for).
+    /// Registers `object`, whose delegate's bits are at `value`, held as `holding` says, at the end, unless it is
+    /// registered already (and then says whether with the retention asked for). An owned registration has
+    /// `owner`, and replaces the one that `owner` has, if any; the others pass `object` as `owner`.
     @inlinable
     @inline(always)
     mutating func add(
-        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, strong: Bool, mayGrow: Bool,
-        _ garbage: inout _Garbage
+        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
+        mayGrow: Bool, _ garbage: inout _Garbage
     ) -> AddOutcome {
-        if let found = unsafe find(object) {
-            return unsafe slots.key(at: found.position).isStrong == strong
-                ? .alreadyRegistered : .registeredWithOtherRetention
-        }
-        if unsafe slots.count == slots.capacity {
-            guard makeRoom(mayGrow: mayGrow, &garbage) else { return .full }
+        var replaced = false
+        switch holding {
+        case .owned:
+            // Room first: the replaced registration is unregistered only by the add that makes the new one.
+            if unsafe slots.count == slots.capacity {
+                guard makeRoom(mayGrow: mayGrow, &garbage) else { return .full }
+            }
+            if let found = unsafe find(owner, owned: true) {
+                unregister(at: found.position, bucket: found.bucket)
+                replaced = true
+            }
+        case .weak, .strong:
+            if let found = unsafe find(object, owned: false) {
+                return unsafe slots.key(at: found.position).isStrong == holding.isStrong
+                    ? .alreadyRegistered : .registeredWithOtherRetention
+            }
+            if unsafe slots.count == slots.capacity {
+                guard makeRoom(mayGrow: mayGrow, &garbage) else { return .full }
+            }
         }
         if unsafe !index.hasRoom {
             unsafe reindex(capacity: index.count * 2)
         }
-        // An object in its deinit could never be called. A weak one is refused below: its weak reference is nil
-        // from the start. A strong one would keep a count past its deinit, into freed memory. The Swift runtime
-        // stops the program when a native object on the heap keeps a count past its deinit ("deallocated with
-        // non-zero retain count"), so an unoptimized build without the Objective-C runtime, where every object is
-        // native and on the heap, leaves it to that check: the probe's weak reference would give every strong
-        // delegate a side table for life, and each of its retains and releases, the app's too, the slow path.
-        // An optimized build may put an object on the stack, which the runtime frees unchecked, and an
+        let key = _SlotKey(registration: newestRegistration + 1, holding: holding)
+        // A delegate in its deinit could never be called. A weak one is refused below: its weak reference is nil
+        // from the start. A strong or owned one would keep a count past its deinit, into freed memory. The Swift
+        // runtime stops the program when a native object on the heap keeps a count past its deinit ("deallocated
+        // with non-zero retain count"), so an unoptimized build without the Objective-C runtime, where every
+        // object is native and on the heap, leaves it to that check: the probe's weak reference would give every
+        // strong delegate a side table for life, and each of its retains and releases, the app's too, the slow
+        // path. An optimized build may put an object on the stack, which the runtime frees unchecked, and an
         // Objective-C object's deallocation checks no count: there the add probes. (SwiftPM and Xcode build a
         // package in its app's configuration, so the code that makes the object is unoptimized too.)
         #if _runtime(_ObjC) || !DEBUG
-        if unsafe strong && _Slot.isDeallocating(object) {
+        if unsafe key.isStrong && _Slot.isDeallocating(object) {
             return .deallocating
         }
         #endif
         newestRegistration += 1
         let position = unsafe slots.count
-        unsafe slots.append(
-            bitsOf: value, object: object, key: _SlotKey(registration: newestRegistration, strong: strong))
-        if unsafe !strong && slots.slot(at: position).weakReferenceIsNil {
-            _ = unsafe slots.release(at: position)
+        unsafe slots.append(bitsOf: value, object: object, owner: owner, key: key)
+        if unsafe key.endsWithOwner && slots.slot(at: position).weakReferenceIsNil {
+            // The owner is in its deinit: a weak delegate added from its own deinit, or an owner's.
+            if let object = unsafe slots.release(at: position) { garbage.append(object) }
             unsafe slots.dropLast()
-            return .deallocating
+            collect(&garbage)
+            return key.isOwned ? .ownerDeallocating : .deallocating
         }
-        unsafe index.insert(position, address: Self.address(of: object))
+        unsafe index.insert(position, address: Self.address(of: owner))
         collect(&garbage)
-        return .added
+        return replaced ? .replaced : .added
     }
 
     /// Makes room for one more slot in a full storage by dropping its removed slots, or by growing it; returns
@@ -215,41 +253,59 @@ extension _Registry {
         return true
     }
 
-    /// Unregisters `object`; returns false if it was not registered.
+    /// Unregisters `owner`'s registration: an owned one if `owned`, else `owner` as a delegate of its own; returns
+    /// false if it has none.
+    ///
+    /// From its owner's deinit, an owned registration has ended already, and its owner, dead to weak references,
+    /// can no longer be told apart from an earlier owner at its address: the removal then unregisters every
+    /// ended owned registration filed under that address, so that the owner's delegate is released at once, as
+    /// a removal promises.
     @inlinable
     @inline(always)
-    mutating func remove(_ object: Unmanaged<AnyObject>, _ garbage: inout _Garbage) -> Bool {
-        guard let found = unsafe find(object) else { return false }
-        #if MULTICAST_INTERNAL_CHECKS
-        let registration = unsafe slots.key(at: found.position).registration
-        #endif
-        unregister(at: found.position, bucket: found.bucket)
-        compactIfSparse(&garbage)
+    mutating func remove(_ owner: Unmanaged<AnyObject>, owned: Bool, _ garbage: inout _Garbage) -> Bool {
+        if let found = unsafe find(owner, owned: owned) {
+            unregister(at: found.position, bucket: found.bucket)
+        } else if unsafe owned && _Slot.isDeallocating(owner) {
+            guard unsafe unregisterEndedOwnedRegistrations(address: Self.address(of: owner)) else { return false }
+        } else {
+            return false
+        }
         collect(&garbage)
-        // The position was found before the compaction, which may have moved the slots; it names the removed
-        // slot still wherever it names a slot that owns nothing, which is all that `dropReleasedLastSlot` drops.
-        // A compaction drops every removed slot, and leaves at each position a registered one, which owns its
-        // references.
-        #if MULTICAST_INTERNAL_CHECKS
-        unsafe precondition(
-            found.position >= slots.count || slots.key(at: found.position).ownsReferences
-                || slots.key(at: found.position).registration == registration,
-            "Multicast's internal check failed: a slot that owns nothing took the place of the one removed")
-        #endif
-        dropReleasedLastSlot(at: found.position)
+        dropReleasedLastSlot()
+        compactIfSparse(&garbage)
         return true
     }
 
-    /// Drops the slot at `position` if it is the current storage's last, owns nothing any more, and no pass
-    /// reads the storage: what a delegate removed while it is the newest leaves, the way a screen goes away
-    /// after the ones before it. A compaction in place of that one slot, under the same condition, so that such
-    /// a removal leaves no vacancy for a rebuild to drop.
+    /// Unregisters the owned registrations whose owner, now dead, had `address`; returns whether there were any.
+    @usableFromInline
+    mutating func unregisterEndedOwnedRegistrations(address: UInt) -> Bool {
+        var any = false
+        while let found = findEndedOwnedRegistration(address: address) {
+            unregister(at: found.position, bucket: found.bucket)
+            any = true
+        }
+        return any
+    }
+
+    /// A copy of the delegate of `owner`'s owned registration, if it has one, for `body`; the storage keeps it
+    /// alive while the lock is held.
     @inlinable
     @inline(always)
-    mutating func dropReleasedLastSlot(at position: Int) {
+    mutating func withDelegate<Result>(ownedBy owner: Unmanaged<AnyObject>, _ body: (_Slot?) -> Result) -> Result {
+        guard let found = unsafe find(owner, owned: true) else { return body(nil) }
+        return unsafe body(slots.slot(at: found.position))
+    }
+
+    /// Drops the current storage's last slot if it owns nothing any more and no pass reads the storage: what a
+    /// delegate removed while it is the newest leaves, the way a screen goes away after the ones before it. A
+    /// compaction of that one slot, under the same condition, so that such a removal leaves no vacancy for a
+    /// rebuild to drop.
+    @inlinable
+    @inline(always)
+    mutating func dropReleasedLastSlot() {
+        let last = unsafe slots.count - 1
         guard
-            unsafe position == slots.count - 1 && !slots.key(at: position).ownsReferences
-                && _Readers.isUnread(slots.readers)
+            unsafe last >= 0 && !slots.key(at: last).ownsReferences && _Readers.isUnread(slots.readers)
         else { return }
         unsafe slots.dropLast()
         vacancies -= 1

@@ -16,19 +16,46 @@ struct _WeakReference {
     }
 }
 
+/// How a registration holds its delegate, and what ends it: each registration has an *owner*, the object it is
+/// found by and whose life it may end with.
+///
+/// - `weak`: the delegate is its own owner, held weakly; the registration ends when the delegate dies.
+/// - `strong`: the delegate is its own owner, held strongly; only a removal ends the registration.
+/// - `owned`: the delegate is held strongly, and its owner, another object, weakly; the registration ends when
+///   the owner dies.
+@frozen
+@usableFromInline
+package enum _Holding {
+    case weak
+    case strong
+    case owned
+
+    /// Whether the registration owns a count on the delegate.
+    @inlinable
+    @inline(always)
+    var isStrong: Bool {
+        switch self {
+        case .weak: false
+        case .strong, .owned: true
+        }
+    }
+}
+
 /// What a slot holds, in the one word of it that changes while passes read it: the registration number, and
-/// whether the delegate is held strongly, has been removed, and has had its references released.
+/// whether the delegate is held strongly, whether a weak reference to the owner decides that the slot may be
+/// called, whether it has been removed, and whether it has had its references released.
 ///
 /// A key is positive exactly while its slot may be called; a removal sets the sign bit. The registration
 /// number survives every change, so that slots, which are in registration order, can be found by binary
-/// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 61 bits,
-/// which a multicast adding a billion delegates a second would use up in 73 years.
+/// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 60 bits,
+/// which a multicast adding a billion delegates a second would use up in 36 years.
 @frozen
 @usableFromInline
 struct _SlotKey: Equatable {
     @usableFromInline
     var rawValue: Int64
 
+    /// The slot owns a count on the delegate's object.
     @inlinable
     @inline(always)
     static var strongBit: Int64 { 1 }
@@ -36,12 +63,17 @@ struct _SlotKey: Equatable {
     @inlinable
     static var releasedBit: Int64 { 2 }
 
+    /// The slot's weak reference to its owner decides whether it may be called.
+    @inlinable
+    @inline(always)
+    static var weakOwnerBit: Int64 { 4 }
+
     @inlinable
     static var removedBit: Int64 { Int64.min }
 
     /// The largest registration number a key can hold.
     @inlinable
-    static var maximumRegistration: Int64 { Int64.max >> 2 }
+    static var maximumRegistration: Int64 { Int64.max >> 3 }
 
     @inlinable
     @inline(always)
@@ -51,20 +83,43 @@ struct _SlotKey: Equatable {
 
     @inlinable
     @inline(always)
-    init(registration: Int64, strong: Bool) {
+    init(registration: Int64, holding: _Holding) {
         precondition(
             registration > 0 && registration <= Self.maximumRegistration, "Multicast ran out of registration numbers")
-        rawValue = registration << 2 | (strong ? Self.strongBit : 0)
+        let flags: Int64
+        switch holding {
+        case .weak: flags = Self.weakOwnerBit
+        case .strong: flags = Self.strongBit
+        case .owned: flags = Self.strongBit | Self.weakOwnerBit
+        }
+        rawValue = registration << 3 | flags
     }
 
-    /// Whether a pass may call the slot's delegate (if a weak one is still alive).
+    /// Whether a pass may call the slot's delegate (if its owner, when held weakly, is still alive).
     @inlinable
     @inline(always)
     var isCallable: Bool { rawValue > 0 }
 
+    /// Whether the slot owns a count on the delegate: a strong or an owned registration.
     @inlinable
     @inline(always)
     var isStrong: Bool { rawValue & Self.strongBit != 0 }
+
+    /// Whether the registration ends when its owner dies: a weak or an owned registration.
+    @inlinable
+    @inline(always)
+    var endsWithOwner: Bool { rawValue & Self.weakOwnerBit != 0 }
+
+    /// Whether the owner is another object than the delegate: an owned registration.
+    @inlinable
+    @inline(always)
+    var isOwned: Bool { rawValue & (Self.strongBit | Self.weakOwnerBit) == Self.strongBit | Self.weakOwnerBit }
+
+    /// How the registration holds its delegate.
+    @inlinable
+    var holding: _Holding {
+        isOwned ? .owned : isStrong ? .strong : .weak
+    }
 
     /// Whether the slot still owns its weak reference and, if strong, its delegate.
     @inlinable
@@ -73,7 +128,7 @@ struct _SlotKey: Equatable {
 
     @inlinable
     @inline(always)
-    var registration: Int64 { (rawValue & ~Self.removedBit) >> 2 }
+    var registration: Int64 { (rawValue & ~Self.removedBit) >> 3 }
 
     @inlinable
     @inline(always)
@@ -84,9 +139,10 @@ struct _SlotKey: Equatable {
     var released: _SlotKey { _SlotKey(rawValue: rawValue | Self.releasedBit | Self.removedBit) }
 }
 
-/// The part of a slot that a pass reads first: its key, and the weak reference that says whether a weak
-/// delegate is alive. It is the same type whatever the delegates' type, so its fields have the same offsets
-/// whatever code reads them, optimized or not.
+/// The part of a slot that a pass reads first: its key, and the weak reference to its owner that says whether
+/// the registration may be called; and the owner's address, which the index files the slot under. It is the
+/// same type whatever the delegates' type, so its fields have the same offsets whatever code reads them,
+/// optimized or not.
 @frozen
 @usableFromInline
 struct _SlotState {
@@ -95,14 +151,21 @@ struct _SlotState {
     @usableFromInline
     var key: Int64
 
+    /// A weak reference to the owner, for a registration that ends with it; nil otherwise.
     @usableFromInline
     var reference: _WeakReference
 
+    /// The owner's address: the delegate's object for a weak or strong registration. Read without touching the
+    /// owner, which may be dead.
+    @usableFromInline
+    let owner: UInt
+
     @inlinable
     @inline(always)
-    init(key: _SlotKey, reference: _WeakReference) {
+    init(key: _SlotKey, reference: _WeakReference, owner: UInt) {
         self.key = key.rawValue
         self.reference = reference
+        self.owner = owner
     }
 }
 
@@ -111,13 +174,15 @@ struct _SlotState {
 enum _Liveness {
     /// The slot holds no registration: its delegate was removed, or found dead and reclaimed.
     case unregistered
-    /// The slot holds a weak delegate that has been deallocated; its key is `key`.
+    /// The slot's registration ended with its owner, which has been deallocated: a weak delegate, or the owner of
+    /// an owned one. Its key is `key`.
     case dead(key: _SlotKey)
-    /// The delegate is held strongly, and may be called: its storage keeps it alive.
+    /// The delegate is held strongly, with no owner to outlive, and may be called: its storage keeps it alive.
     case strong
-    /// The delegate is held weakly, and may be called: `keeper`, the object its weak reference loaded, keeps it
-    /// alive meanwhile.
-    case weak(keeper: AnyObject)
+    /// The owner, held weakly, is alive, and the delegate may be called: `keeper`, the owner that the weak
+    /// reference loaded, keeps it alive meanwhile, and with it a weak delegate, which is its own owner; the
+    /// storage keeps an owned delegate alive.
+    case ownerAlive(keeper: AnyObject)
 }
 
 /// What the core knows of the delegates' type: how many bytes a value has, and how values are laid out in an
@@ -146,15 +211,14 @@ package struct _DelegateLayout: Sendable {
 /// delegate of a multicast of `Any` around its object before it is stored.
 ///
 /// - The first word of a stored delegate is its object's address: `MulticastDelegate.add` stores a value that
-///   boxes its object only after unboxing it. So the address can be read without touching the object, which
-///   may be dead, and a delegate is owned by owning its object.
-/// - A slot is initialized by ``occupy(withBitsOf:size:object:key:)``. From then on only its key changes, with
+///   boxes its object only after unboxing it. So a delegate is owned by owning its object.
+/// - A slot is initialized by ``occupy(withBitsOf:size:object:owner:key:)``. From then on only its key changes, with
 ///   atomic stores made under the multicast's lock, until ``release()`` or
 ///   ``transfer(to:size:sourceIsRead:deferredReleases:)`` destroys or moves what it owns; each of those happens only
 ///   while no pass reads the storage.
-/// - The delegate's bits hold no reference count. A slot owns its weak reference and, when the key says
-///   strong, one count on the delegate's object. A weak delegate's bits may be read only while
-///   the object that its weak reference loaded is held; a strong one's while the storage is read.
+/// - The delegate's bits hold no reference count. A slot owns its weak reference to its owner and, when the key
+///   says strong, one count on the delegate's object. A weak delegate's bits may be read only while the object
+///   that its weak reference loaded is held; a strong or owned one's while the storage is read.
 ///
 /// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast, and what lets
 /// the rest of the core work without knowing the delegates' type.
@@ -209,7 +273,7 @@ package struct _Slot {
     }
 
     /// Whether a pass may call the delegate: the one place that decides it, for every pass and for lookups
-    /// under the lock. (The search for dead delegates, and an add's check of the weak delegate it adds, make the
+    /// under the lock. (The search for dead registrations, and an add's check of the owner it adds, make the
     /// same weak load through ``weakReferenceIsNil``.)
     ///
     /// A weak load under the lock is safe only where the caller holds the object it may load (see
@@ -219,15 +283,14 @@ package struct _Slot {
     var liveness: _Liveness {
         let key = unsafe key
         guard key.isCallable else { return .unregistered }
-        if key.isStrong { return .strong }
+        guard key.endsWithOwner else { return .strong }
         guard let object = unsafe state.pointee.reference.object else { return .dead(key: key) }
-        return .weak(keeper: consume object)
+        return .ownerAlive(keeper: consume object)
     }
 
-    /// Whether the slot's weak reference loads nil: its weak delegate has been deallocated. One weak load, and
-    /// the release of what it loaded, with no ``_Liveness`` to make and destroy: for the checks that need only
-    /// this, where a debug build would pay for one (an add's check of the delegate it adds, the search for dead
-    /// delegates).
+    /// Whether the slot's weak reference loads nil: its owner has been deallocated. One weak load, and the release
+    /// of what it loaded, with no ``_Liveness`` to make and destroy: for the checks that need only this, where a
+    /// debug build would pay for one (an add's check of the owner it adds, the search for dead registrations).
     @inlinable
     @inline(always)
     var weakReferenceIsNil: Bool {
@@ -238,18 +301,30 @@ package struct _Slot {
         }
     }
 
-    /// The address of the slot's object, read without touching the object, which may be dead.
+    /// The address of the slot's owner, which the index files it under, read without touching the owner, which
+    /// may be dead.
     @inlinable
     @inline(always)
     var address: UInt {
-        unsafe UnsafeRawPointer(delegate).load(as: UInt.self)
+        unsafe state.pointee.owner
+    }
+
+    /// The delegate's object, whose count a strong or owned slot owns, unretained.
+    @inlinable
+    @inline(always)
+    var object: Unmanaged<AnyObject> {
+        unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(delegate).load(as: UnsafeRawPointer.self))
     }
 
     /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
-    /// is `object`; a strong registration takes a count on `object`.
+    /// is `object`, registered by `owner` (`object` itself, but for an owned registration). A strong or owned
+    /// registration takes a count on `object`; a weak or owned one, a weak reference to `owner`.
     @inlinable
     @inline(always)
-    func occupy(withBitsOf value: UnsafeRawPointer, size: Int, object: Unmanaged<AnyObject>, key: _SlotKey) {
+    func occupy(
+        withBitsOf value: UnsafeRawPointer, size: Int, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>,
+        key: _SlotKey
+    ) {
         // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)`, whose
         // memory "must be initialized to a trivial type". It holds because of the invariant above: the copy
         // takes no count, and nothing ever destroys these bits, so no reference is counted twice or lost; the
@@ -258,12 +333,13 @@ package struct _Slot {
         unsafe delegate.copyMemory(from: value, byteCount: size)
         if key.isStrong {
             _ = unsafe object.retain()  // the slot's count, which `release()` gives back
-            unsafe state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
-        } else {
+        }
+        let address = unsafe UInt(bitPattern: owner.toOpaque())
+        unsafe state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil), owner: address))
+        if key.endsWithOwner {
             // The weak reference is made in place: built first as a value, it would be copied into the slot
-            // and destroyed, two more atomic operations on the object's weak count.
-            unsafe state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil)))
-            unsafe state.pointee.reference.object = object.takeUnretainedValue()
+            // and destroyed, two more atomic operations on the owner's weak count.
+            unsafe state.pointee.reference.object = owner.takeUnretainedValue()
         }
     }
 
@@ -276,11 +352,11 @@ package struct _Slot {
         unsafe _WeakReference(object.takeUnretainedValue()).object == nil
     }
 
-    /// Initializes the uninitialized `target` with this slot's registration, and appends the object of a live
-    /// weak delegate to `deferredReleases`, to be released after the lock is let go of (see ``_Garbage``).
+    /// Initializes the uninitialized `target` with this slot's registration, and appends a live owner that its
+    /// weak reference loaded to `deferredReleases`, to be released after the lock is let go of (see ``_Garbage``).
     ///
     /// If passes may be reading this slot, it keeps what it owns, and `target` takes counts of its own (a copy
-    /// of the weak reference, and a count on a strong delegate's object). Otherwise the references move, and
+    /// of the weak reference, and a count on a strong or owned delegate's object). Otherwise the references move, and
     /// this slot no longer owns them. No raw byte of the weak reference is read: where the runtime zeroes a
     /// reference to an object being deallocated, as the Objective-C runtime does, they may be changing.
     ///
@@ -293,7 +369,7 @@ package struct _Slot {
     func transfer(to target: _Slot, size: Int, sourceIsRead: Bool, deferredReleases: inout [AnyObject]) {
         let key = unsafe key
         #if _runtime(_ObjC)
-        if !key.isStrong, let object = unsafe state.pointee.reference.object {
+        if key.endsWithOwner, let object = unsafe state.pointee.reference.object {
             deferredReleases.append(object)
         }
         #endif
@@ -303,9 +379,10 @@ package struct _Slot {
         unsafe target.delegate.copyMemory(from: delegate, byteCount: size)
         if sourceIsRead {
             if key.isStrong {
-                _ = unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).retain()
+                _ = unsafe object.retain()
             }
-            unsafe target.state.initialize(to: _SlotState(key: key, reference: state.pointee.reference))
+            unsafe target.state.initialize(
+                to: _SlotState(key: key, reference: state.pointee.reference, owner: state.pointee.owner))
         } else {
             unsafe target.state.moveInitialize(from: state, count: 1)
             unsafe storeKey(key.released)  // moved out: nothing may destroy it again
@@ -323,7 +400,7 @@ package struct _Slot {
         unsafe state.deinitialize(count: 1)
         unsafe storeKey(key.released)  // from here on only the key is initialized
         guard key.isStrong else { return nil }
-        return unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue()
+        return unsafe object.takeRetainedValue()
     }
 
     /// Calls `body` with the delegate, without retaining or releasing it. The caller keeps it alive: by
@@ -364,7 +441,12 @@ package struct _Slot {
         unsafe UnsafeRawPointer(delegate).load(as: Delegate.self)
     }
 
-    /// How the multicast holds the delegate: the key's strong bit, set when the slot is filled, never changes.
+    /// How the multicast holds the delegate: set when the slot is filled, it never changes.
+    package var holding: _Holding {
+        unsafe key.holding
+    }
+
+    /// Whether the multicast holds the delegate strongly: a strong or owned registration.
     package var isStrong: Bool {
         unsafe key.isStrong
     }
@@ -430,9 +512,10 @@ extension _Slot {
 // from the same file: see "Writing the call path" in CONTRIBUTING.md). They run only when a storage is searched
 // for dead delegates, grows, is compacted or is freed.
 extension _Slot {
-    /// The first slot from `position` up to `count`, counting from `base` in steps of `stride`, that holds a
-    /// weak delegate found dead, with its key; nil if there is none. A pass's search for dead delegates, which
-    /// an add runs over a full storage before it grows it: a slot's one weak load, and nothing else per slot.
+    /// The first slot from `position` up to `count`, counting from `base` in steps of `stride`, whose
+    /// registration ended with its owner (a weak delegate, or an owned delegate's owner, found dead), with its key;
+    /// nil if there is none. A pass's search for dead registrations, which an add runs over a full storage before
+    /// it grows it: a slot's one weak load, and nothing else per slot.
     static func firstDead(base: _Slot, stride: Int, from position: Int, to count: Int)
         -> (position: Int, key: _SlotKey)?
     {
@@ -440,7 +523,7 @@ extension _Slot {
         var position = position
         while position < count {
             let key = unsafe slot.key
-            if unsafe key.isCallable && !key.isStrong && slot.weakReferenceIsNil {
+            if unsafe key.isCallable && key.endsWithOwner && slot.weakReferenceIsNil {
                 return (position, key)
             }
             unsafe slot = slot.advanced(by: 1, stride: stride)

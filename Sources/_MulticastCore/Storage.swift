@@ -110,7 +110,7 @@ struct _Slots {
         unsafe slot(at: position).key
     }
 
-    /// The address of the object of the slot at `position`, read without touching the object.
+    /// The address of the owner of the slot at `position`, read without touching the owner.
     @inlinable
     @inline(always)
     func address(at position: Int) -> UInt {
@@ -131,12 +131,15 @@ struct _Slots {
         unsafe slot(at: position).release()
     }
 
-    /// Appends a registration: the bits of a delegate at `value`, whose object is `object`. There must be room.
+    /// Appends a registration: the bits of a delegate at `value`, whose object is `object`, registered by
+    /// `owner`. There must be room.
     @inlinable
     @inline(always)
-    func append(bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, key: _SlotKey) {
+    func append(
+        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, key: _SlotKey
+    ) {
         unsafe precondition(count < capacity, "appending to a full storage")
-        unsafe slot(at: count).occupy(withBitsOf: value, size: layout.size, object: object, key: key)
+        unsafe slot(at: count).occupy(withBitsOf: value, size: layout.size, object: object, owner: owner, key: key)
         unsafe count += 1
     }
 

@@ -112,6 +112,43 @@ import Multicast
         #expect(message.contains("Delegates must be classes"))
     }
 
+    @Test func addingAValueThatIsNotAClassInstanceForAnOwnerStopsWithAMessageThatNamesIt() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                struct PlainGreeter: Greeter {
+                    func greet() {}
+                }
+                let owner = ProbeBase("owner", log: CallLog())
+                MulticastDelegate<any Greeter>().add(PlainGreeter(), ownedBy: owner)
+                extendLifetime(owner)
+            })
+        #expect(message.contains("PlainGreeter"))
+        #expect(message.contains("Delegates must be classes"))
+    }
+
+    // MARK: Owners that would keep a registration alive for as long as the multicast
+
+    @Test func aDelegateOwnedByItselfStopsWithAMessageThatSaysToAddItStrongly() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let recorder = Recorder("r", log: CallLog())
+                MulticastDelegate<any Listener>().add(recorder, ownedBy: recorder)
+            })
+        #expect(message.contains("add(_:ownedBy:): the Recorder being added is its own owner"))
+        #expect(message.contains("add it with `retention: .strong`"))
+    }
+
+    @Test func aMulticastThatOwnsOneOfItsRegistrationsStopsWithAMessage() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let delegates = MulticastDelegate<any Listener>()
+                let recorder = Recorder("r", log: CallLog())
+                delegates.add(recorder, ownedBy: delegates)
+            })
+        #expect(message.contains("the multicast was named as the owner of one of its own registrations"))
+        #expect(message.contains("add the delegate with `retention: .strong` instead"))
+    }
+
     // MARK: A registered delegate added again with the other retention
 
     @Test func addingAWeakDelegateAgainWithStrongRetentionStopsWithAMessage() async throws {
@@ -168,23 +205,51 @@ import Multicast
         #expect(message.contains("created a strong reference to self which outlived deinit"))
         #endif
     }
+
+    @Test func addingAnOwnedDelegateFromItsDeinitStopsWithAMessage() async throws {
+        let message = try message(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let delegates = MulticastDelegate<any Listener>()
+                let owner = ProbeBase("owner", log: CallLog())
+                _ = AddsItselfInDeinit(delegates, ownedBy: owner)
+                withExtendedLifetime((delegates, owner)) {}
+            })
+        #if _runtime(_ObjC) || !DEBUG
+        #expect(message.contains("the AddsItselfInDeinit being added is being deallocated"))
+        #else
+        #expect(message.contains("AddsItselfInDeinit deallocated with non-zero retain count"))
+        #endif
+    }
 }
 
-/// A delegate that adds itself to a multicast from its deinit, with the retention it was made with.
+/// A delegate that adds itself to a multicast from its deinit, with the retention it was made with, or owned by
+/// an owner.
 final class AddsItselfInDeinit: Listener {
     let name = "adds itself"
     let delegates: MulticastDelegate<any Listener>
     let retention: Retention
+    let owner: AnyObject?
 
     init(_ delegates: MulticastDelegate<any Listener>, _ retention: Retention) {
         self.delegates = delegates
         self.retention = retention
+        owner = nil
+    }
+
+    init(_ delegates: MulticastDelegate<any Listener>, ownedBy owner: AnyObject) {
+        self.delegates = delegates
+        retention = .strong
+        self.owner = owner
     }
 
     func hear(_ event: Int) {}
 
     deinit {
-        delegates.add(self, retention: retention)
+        if let owner {
+            delegates.add(self, ownedBy: owner)
+        } else {
+            delegates.add(self, retention: retention)
+        }
     }
 }
 #endif

@@ -41,3 +41,21 @@ import Testing
         #expect(log.calls == ["kept"])
     }
 }
+
+extension RegistrationTests {
+    @Test func aRegistrationAddsReplacesFindsAndRemovesOwnedDelegates() {
+        let delegates = MulticastDelegate<any Listener>()
+        let observers = delegates.registration
+        let owner = ProbeBase("owner", log: log)
+        let (first, second) = (Recorder("first", log: log), Recorder("second", log: log))
+        defer { extendLifetime((owner, first, second)) }
+        #expect(observers.add(first, ownedBy: owner))
+        #expect(observers.add(second, ownedBy: owner))
+        #expect(observers.delegate(ownedBy: owner) === second)
+        delegates.call { $0.hear(1) }
+        #expect(log.calls == ["second"])
+        #expect(observers.remove(ownedBy: owner))
+        #expect(!observers.remove(ownedBy: owner))
+        #expect(delegates.isEmpty)
+    }
+}

@@ -24,7 +24,8 @@ import Testing
         withUnsafePointer(to: target as any Listener) { value in
             storage.slot(at: position).occupy(
                 withBitsOf: value, size: Self.layout.size, object: .passUnretained(target),
-                key: _SlotKey(registration: Int64(position + 1), strong: strong))
+                owner: .passUnretained(target),
+                key: _SlotKey(registration: Int64(position + 1), holding: strong ? .strong : .weak))
         }
         storage.count = max(storage.count, position + 1)
     }
@@ -34,7 +35,7 @@ import Testing
         let before = _getRetainCount(target)
         occupy(0, with: target, strong: false)
         #expect(_getRetainCount(target) == before)
-        guard case .weak(let keeper) = storage.liveness(at: 0) else {
+        guard case .ownerAlive(let keeper) = storage.liveness(at: 0) else {
             Issue.record("a weak slot of a live object may not be called")
             return
         }
@@ -215,23 +216,26 @@ import Testing
         #expect(storage.slot(at: 0).lend(as: (any Listener).self) { $0 === kept })
     }
 
-    @Test func theLargestRegistrationNumberMakesAKeyThatKeepsItAndItsRetention() {
+    @Test func theLargestRegistrationNumberMakesAKeyThatKeepsItAndItsHolding() {
         let largest = _SlotKey.maximumRegistration
-        for strong in [false, true] {
-            let key = _SlotKey(registration: largest, strong: strong)
+        for holding in [_Holding.weak, .strong, .owned] {
+            let key = _SlotKey(registration: largest, holding: holding)
             #expect(key.registration == largest)
-            #expect(key.isStrong == strong)
+            #expect(key.holding == holding)
+            #expect(key.isStrong == (holding != .weak))
+            #expect(key.endsWithOwner == (holding != .strong))
             #expect(key.isCallable && key.ownsReferences)
             #expect(key.removed.registration == largest && !key.removed.isCallable)
+            #expect(key.released.holding == holding && !key.released.ownsReferences)
         }
     }
 
     // Exit tests exist on these systems only.
     #if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)
     @Test func aRegistrationNumberOutOfRangeStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) { _ = _SlotKey(registration: 0, strong: false) }
+        await #expect(processExitsWith: .failure) { _ = _SlotKey(registration: 0, holding: .weak) }
         await #expect(processExitsWith: .failure) {
-            _ = _SlotKey(registration: _SlotKey.maximumRegistration + 1, strong: true)
+            _ = _SlotKey(registration: _SlotKey.maximumRegistration + 1, holding: .owned)
         }
     }
     #endif
