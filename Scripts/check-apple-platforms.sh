@@ -62,7 +62,7 @@ sdk_flags() {
 
 # Exit tests (`#expect(processExitsWith:)`) are unavailable in Swift Testing on iOS, tvOS, watchOS and
 # visionOS, and the test targets are not compiled here: so each exit test must sit inside the guard that
-# README names, or the tests would not compile for those platforms.
+# Platforms.md names, or the tests would not compile for those platforms.
 exit_test_guard='os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD) || os(Windows)'
 unguarded="$(find Tests -name '*.swift' -not -path 'Tests/CompileChecks/*' -not -path 'Tests/PlatformChecks/*' \
     -print0 | xargs -0 awk -v guard="$exit_test_guard" '

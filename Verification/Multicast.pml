@@ -2,8 +2,8 @@
  * Multicast's concurrency protocol, for Spin: passes, removals, adds, a death and storage swaps, as
  * Sources/_MulticastCore implements them. Each inline is named after the Swift function whose step it
  * models (`Registry_unregister_current` is the first part of `_Registry.unregister(at:)`). The bounds, the
- * assumptions and the mapping to the library are in
- * Sources/Multicast/Multicast.docc/CheckingThreadSafety.md; Scripts/check-model.sh runs the checks.
+ * assumptions and the mapping to the library are in Verification/CheckingThreadSafety.md;
+ * Scripts/check-model.sh runs the checks.
  *
  * Steps. A statement, a `d_step` or an `atomic` block is one indivisible step, and Spin explores every order
  * of the steps of the threads. Each word that a thread reads or writes without the lock (a slot's key, a

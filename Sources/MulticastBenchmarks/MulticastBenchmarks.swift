@@ -1,7 +1,7 @@
 import Foundation
 import Multicast
 
-/// `swift run -c release MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]`
+/// `swift run -c release MulticastBenchmarks [--quick] [--json FILE] [--markdown FILE] [--require-zero-allocations]`
 ///
 /// Measures Multicast against what users would otherwise pick, in one run, and reports ratios. Built without
 /// `-c release`, as `swift run MulticastBenchmarks`, it measures what a debug build costs, which is how a user's
@@ -13,7 +13,8 @@ import Multicast
 /// `COUNT` fresh delegates to a new contender and removes them in the bulk scenario's shuffled order and prints
 /// ns per operation, `--ranges FILE...` prints the range of each target and headline ratio over several runs'
 /// `--json` files, and `--churn NAME N SECONDS` one contender under churn, for profiling. `--diagnostics traced`
-/// or `--diagnostics elsewhere`, with any of them, measures Multicast with diagnostics on.
+/// or `--diagnostics elsewhere`, with any of them, measures Multicast with diagnostics on. `--markdown FILE`
+/// writes the tables that a run, `--bulk-only` or `--ranges` prints to FILE as well.
 @main
 struct MulticastBenchmarks {
     static func main() throws {
@@ -23,6 +24,14 @@ struct MulticastBenchmarks {
             switchOnDiagnostics(arguments[flag + 1])
             arguments.removeSubrange(flag...(flag + 1))
         }
+        var markdownPath: String?
+        if let flag = arguments.firstIndex(of: "--markdown") {
+            guard flag + 1 < arguments.endIndex else { usage("--markdown needs a file name") }
+            markdownPath = arguments[flag + 1]
+            markdownCopy = ""
+            arguments.removeSubrange(flag...(flag + 1))
+        }
+        defer { if let markdownPath { writeMarkdown(to: markdownPath) } }
         if arguments.first == "--count-allocations" {
             return runAlone(Array(arguments.dropFirst()))
         }
@@ -80,6 +89,7 @@ struct MulticastBenchmarks {
             usage: MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]
                    MulticastBenchmarks [--quick] --bulk-only
                    (any of these) --diagnostics traced|elsewhere
+                   (a run, --bulk-only or --ranges) --markdown FILE: the tables it prints, written to FILE too
                    MulticastBenchmarks --count-allocations CONTENDER N CALLS
                    MulticastBenchmarks --add-remove CONTENDER N
                    MulticastBenchmarks --pairs CONTENDER OTHERS COUNT
@@ -162,11 +172,11 @@ struct MulticastBenchmarks {
             Report.log("bulk registration, N = \(size)")
             report.bulk[size] = measureBulk(size: size, settings: settings)
         }
-        print("\n## bulk registration (\(build) build): ns per operation\n")
+        emit("\n## bulk registration (\(build) build): ns per operation\n")
         printBySize(bulkContenders.map { $0.name }, settings.bulkSizes) { name, size in
             report.bulk[size]?[name]?.cell ?? "skipped (quadratic)"
         }
-        print("")
+        emit("")
         printTable(
             ["figure", "measured", "target", "met"],
             report.bulkTargets.map {

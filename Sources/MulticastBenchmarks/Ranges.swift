@@ -19,8 +19,8 @@ extension MulticastBenchmarks {
         guard builds.count == 1, let build = builds.first else {
             usage("--ranges takes the JSON of runs of one build; these are of \(builds.sorted())")
         }
-        print("# Ranges over \(runs.count) runs, \(build) build\n")
-        print("## headline ratios: NotificationCenter's ns per delegate / Multicast (weak)'s, same run\n")
+        emit("# Ranges over \(runs.count) runs, \(build) build\n")
+        emit("## headline ratios: NotificationCenter's ns per delegate / Multicast (weak)'s, same run\n")
         let sizes = Set(runs.flatMap { ($0["callNanosecondsPerDelegate"] as? [String: Any] ?? [:]).keys })
             .compactMap(Int.init).sorted()
         var rows: [[String]] = []
@@ -38,7 +38,7 @@ extension MulticastBenchmarks {
             }
         }
         printTable(["ratio", "lowest – highest", "runs"], rows)
-        print("\n## targets\n")
+        emit("\n## targets\n")
         var figures: [String] = []
         var measured: [String: [Double]] = [:]
         var limits: [String: String] = [:]

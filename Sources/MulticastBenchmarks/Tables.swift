@@ -1,17 +1,37 @@
-// The report as Markdown tables, as the benchmark prints it.
+// The report as Markdown tables, as the benchmark prints it, and as `--markdown FILE` writes it.
 
 import Foundation
+
+/// The text of the tables printed so far, kept for `--markdown FILE`; nil when no file was asked for. Only the
+/// main thread prints the tables.
+nonisolated(unsafe) var markdownCopy: String?
+
+/// Prints a line of the tables, and keeps it for `--markdown FILE`.
+func emit(_ text: String) {
+    print(text)
+    markdownCopy?.append(text + "\n")
+}
+
+/// Writes the tables printed so far to `path`, as `--markdown` asks.
+func writeMarkdown(to path: String) {
+    let text = markdownCopy ?? ""
+    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+        FileHandle.standardError.write(Data("MulticastBenchmarks: cannot write \(path)\n".utf8))
+        exit(1)
+    }
+    print("\nWrote \(path)")
+}
 
 extension Report {
     func printTables() {
         let machine =
             "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
-        print(
+        emit(
             "# Multicast benchmarks, \(build) build (\(settings.samples) interleaved samples; median, min in parentheses;"
                 + " \(machine))\n"
         )
         if build == "debug" {
-            print(
+            emit(
                 """
                 Debug figures: Multicast, the contenders and this program are built without optimization, as an \
                 app's debug build builds them; Foundation is the system's, optimized as always. Only the call, \
@@ -20,7 +40,7 @@ extension Report {
                 """
             )
         }
-        print("## call: ns per delegate\n")
+        emit("## call: ns per delegate\n")
         printTable(
             ["contender"] + settings.callSizes.map { "N = \($0)" } + ["no delegates (ns per call)"],
             callContenders.map { type in
@@ -28,41 +48,41 @@ extension Report {
                     + [empty[type.name]?.cell ?? "-"]
             }
         )
-        print("\n## call: ratio to floor (ii), in-place weak loads (median / median)\n")
+        emit("\n## call: ratio to floor (ii), in-place weak loads (median / median)\n")
         printBySize(callContenders.map { $0.name }, settings.callSizes) { name, size in
             String(format: "%.2fx", median(name, size) / median(WeakFloor.name, size))
         }
-        print("\n## heap allocations per call (valgrind, difference of two call counts)\n")
+        emit("\n## heap allocations per call (valgrind, difference of two call counts)\n")
         printBySize(callContenders.map { $0.name }, settings.callSizes) { name, size in
             allocations[name]?[size].map { String(format: "%.2f", $0) } ?? "-"
         }
-        print("\n## add then remove one delegate while \(settings.pairOthers) others stay: ns per pair\n")
+        emit("\n## add then remove one delegate while \(settings.pairOthers) others stay: ns per pair\n")
         printTable(
             ["contender", "ns per pair"], pairingContenders.map { [$0.name, pairs[$0.name]?.cell ?? "-"] })
-        print(
+        emit(
             "\n## bulk registration: N fresh delegates added to a new multicast, then removed in a shuffled order:"
                 + " ns per operation\n")
         printBySize(bulkContenders.map { $0.name }, settings.bulkSizes) { name, size in
             bulk[size]?[name]?.cell ?? "skipped (quadratic)"
         }
         guard build == "release" else {
-            print("\n## targets (debug build)\n")
+            emit("\n## targets (debug build)\n")
             printTargets()
             return
         }
-        print("\n## async delivery: ns per delegate, from the call until every delegate has run\n")
+        emit("\n## async delivery: ns per delegate, from the call until every delegate has run\n")
         printBySize(asyncContenders.map { $0.name }, settings.callSizes) { name, size in
             asyncDelivery[size]?[name]?.cell ?? "-"
         }
-        print("\n## add then remove N distinct delegates: ns per operation\n")
+        emit("\n## add then remove N distinct delegates: ns per operation\n")
         printBySize(registeringContenders.map { $0.name }, settings.registrationSizes) { name, size in
             registration[size]?[name]?.cell ?? "skipped (quadratic)"
         }
-        print("\n## memory: heap bytes per registered delegate (N = 10,000; weak side tables excluded)\n")
+        emit("\n## memory: heap bytes per registered delegate (N = 10,000; weak side tables excluded)\n")
         printTable(
             ["contender", "bytes"],
             callContenders.map { [$0.name, memory[$0.name].map { String(format: "%.0f", $0) } ?? "not measured"] })
-        print(
+        emit(
             """
 
             ## under churn: one thread calls N live weak delegates in a loop while another removes a random \
@@ -86,7 +106,7 @@ extension Report {
             }
         )
         let churnSeconds = Double(settings.churnMemoryNanoseconds) / 1e9
-        print("\n## memory under churn: heap bytes per live delegate, Multicast (weak), N = 1000\n")
+        emit("\n## memory under churn: heap bytes per live delegate, Multicast (weak), N = 1000\n")
         printTable(
             ["state", "bytes"],
             [
@@ -97,7 +117,7 @@ extension Report {
                 ],
             ]
         )
-        print("\n## targets\n")
+        emit("\n## targets\n")
         printTargets()
     }
 
@@ -126,11 +146,11 @@ func printTable(_ header: [String], _ rows: [[String]]) {
                     : String(repeating: " ", count: widths[column] - cell.count) + cell
             }.joined(separator: " | ") + " |"
     }
-    print(line(header))
-    print(
+    emit(line(header))
+    emit(
         "|"
             + widths.enumerated().map {
                 $0 == 0 ? ":" + String(repeating: "-", count: $1 + 1) : String(repeating: "-", count: $1 + 1) + ":"
             }.joined(separator: "|") + "|")
-    for row in rows { print(line(row)) }
+    for row in rows { emit(line(row)) }
 }

@@ -3,10 +3,11 @@ import Multicast
 import MulticastChecks
 import Testing
 
-// The recipes of MigratingFromNotificationCenter.md for delivering to main-actor screens from elsewhere, each
-// checked for what it keeps of `post` with `queue: .main` observers (the order of events, no interleaving
-// between two posters, the poster waiting for the screens) and what it changes. Every line the screens hear
-// and every line the posters write go to one log, so that its order is the order things happened in.
+// The recipes of SwiftConcurrency.md, "Getting onto the main actor", for delivering to main-actor screens from
+// elsewhere, which MigratingFromNotificationCenter.md links to, each checked for what it keeps of `post` with
+// `queue: .main` observers (the order of events, no interleaving between two posters, the poster waiting for
+// the screens) and what it changes. Every line the screens hear and every line the posters write go to one
+// log, so that its order is the order things happened in.
 //
 // Under `swift test` on Linux the main actor runs on the main queue, which a thread of the pool drains (the
 // main thread waits in `dispatch_main`): `DispatchQueue.main.sync` from a background queue runs its block on
