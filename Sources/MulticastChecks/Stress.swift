@@ -118,15 +118,45 @@ final class StressWorld: @unchecked Sendable {
     let removeAlls: Guarded<[[DelegateRecord.Interval]]>
     /// The shared pool: a thread may replace a delegate here while others call it.
     let pool: [Guarded<StressProbe?>]
+    /// The shared pool of owners of owned registrations: a thread may replace an owner here, which ends its
+    /// registrations, while others call them.
+    let owners: [Guarded<StressOwner?>]
 
     init(_ configuration: StressConfiguration) {
         multicasts = (0..<configuration.multicasts).map { _ in MulticastDelegate() }
         removeAlls = Guarded(Array(repeating: [], count: configuration.multicasts))
         pool = (0..<configuration.poolSize).map { _ in Guarded(nil) }
+        owners = (0..<configuration.poolSize / 2).map { _ in Guarded(nil) }
         for slot in pool {
             let probe = makeProbe(removesItself: false)
             slot.withValue { $0 = probe }
         }
+        for slot in owners {
+            let owner = makeOwner()
+            slot.withValue { $0 = owner }
+        }
+    }
+
+    func makeOwner() -> StressOwner {
+        records.withValue { records in
+            let record = DelegateRecord(id: records.count)
+            records.append(record)
+            return StressOwner(record: record)
+        }
+    }
+
+    /// Registers a new delegate owned by `owner`, replacing the one it had: for the invariants, a removal and an
+    /// add of the owner's registration, under its record.
+    func add(ownedBy owner: StressOwner, to list: Int) {
+        let start = clock.tick()
+        multicasts[list].add(OwnedStressProbe(record: owner.record), ownedBy: owner)
+        owner.record.added(list: list, start: start, end: clock.tick())
+    }
+
+    func remove(ownedBy owner: StressOwner, from list: Int) {
+        let start = clock.tick()
+        multicasts[list].remove(ownedBy: owner)
+        owner.record.removed(list: list, start: start, end: clock.tick())
     }
 
     func makeProbe(removesItself: Bool) -> StressProbe {
@@ -172,6 +202,31 @@ package final class StressProbe: StressDelegate {
     }
 }
 
+/// The owner of owned registrations: its death ends them. Its record stands for its registration in each
+/// multicast, whichever delegate it holds there.
+final class StressOwner: Sendable {
+    let record: DelegateRecord
+
+    init(record: DelegateRecord) {
+        self.record = record
+    }
+}
+
+/// The delegate of an owned registration: records each call in its owner's record, which it keeps; it does not
+/// keep its owner, which would then never die.
+final class OwnedStressProbe: StressDelegate {
+    var id: Int { record.id }
+    let record: DelegateRecord
+
+    init(record: DelegateRecord) {
+        self.record = record
+    }
+
+    func hear(list: Int, pass: Int, turns: Int, since: Int) {
+        record.called(list: list, pass: pass, turns: turns, since: since)
+    }
+}
+
 /// One thread's count of the calls its passes made, by delegate id.
 struct PassLedger {
     var calls: [Int: Int] = [:]
@@ -202,6 +257,7 @@ package func runStress(_ configuration: StressConfiguration) -> StressReport {
             let list = random.below(world.multicasts.count)
             let multicast = world.multicasts[list]
             let slot = world.pool[random.below(world.pool.count)]
+            let ownerSlot = world.owners[random.below(world.owners.count)]
             switch random.below(100) {
             case 0..<20:
                 let probe = slot.value!
@@ -229,7 +285,19 @@ package func runStress(_ configuration: StressConfiguration) -> StressReport {
             case 41..<48:
                 _ = multicast.count + (multicast.isEmpty ? 1 : 0)
                 _ = multicast.contains(slot.value!)
-            case 48..<62:
+            case 48..<54:
+                // An owned registration, or its replacement when the owner has one.
+                world.add(ownedBy: ownerSlot.value!, to: list)
+            case 54..<57:
+                world.remove(ownedBy: ownerSlot.value!, from: list)
+                ledger.removals += 1
+            case 57..<59:
+                // Drops the pool's reference: an owner dies here while other threads call its registrations.
+                let owner = world.makeOwner()
+                ownerSlot.withValue { $0 = owner }
+            case 59..<60:
+                _ = multicast.delegate(ownedBy: ownerSlot.value!)
+            case 60..<70:
                 let pass = world.clock.tick()
                 var (turns, since) = (0, pass)
                 ledger.passes += 1

@@ -154,6 +154,44 @@ final class SelectionForwarder: SelectionObserver {
         #expect(log.calls == ["selected 1"])  // the strong logger, once
     }
 
+    // MARK: A block observer, as a closure delegate owned by the object that kept the token
+
+    /// The recipe's delegate: a closure that runs at the event.
+    final class SessionObserver: Listener {
+        let name = "session observer"
+        private let didEnd: () -> Void
+        init(didEnd: @escaping () -> Void) { self.didEnd = didEnd }
+        func hear(_ event: Int) { didEnd() }
+    }
+
+    /// The recipe's owner: what kept the token, and now owns the registration.
+    final class ProfileCache {
+        let log: CallLog
+        let deinitialized: () -> Void
+        init(_ session: MulticastDelegate<any Listener>, log: CallLog, deinitialized: @escaping () -> Void) {
+            self.log = log
+            self.deinitialized = deinitialized
+            session.add(SessionObserver { [weak self] in self?.clear() }, ownedBy: self)
+        }
+        func clear() { log.append("cleared") }
+        deinit { deinitialized() }
+    }
+
+    @Test func aBlockObserverOwnedByItsObjectIsCalledWhileItLivesAndEndsWithIt() {
+        let log = CallLog()
+        let session = MulticastDelegate<any Listener>()
+        let gone = Box(false)
+        var cache: ProfileCache? = ProfileCache(session, log: log) { gone.value = true }
+        session.call { $0.hear(1) }
+        #expect(log.calls == ["cleared"])
+        cache = nil  // no token removed, no deinit code: the registration ends with its owner
+        #expect(gone.value)  // the closure captured it weakly: the multicast did not keep it alive
+        #expect(session.isEmpty)
+        session.call { $0.hear(2) }
+        #expect(log.calls == ["cleared"])
+        extendLifetime(cache)
+    }
+
     // MARK: An observer of every event
 
     @MainActor
