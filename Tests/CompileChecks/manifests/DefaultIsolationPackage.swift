@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "MyApp",
-    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],  // Multicast's minimums
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v9), .visionOS(.v1)],  // Multicast's minimums
     dependencies: [
         // No release is tagged yet: follow the main branch until one is, then require `from:` that version.
         .package(url: "https://github.com/multicast-swift/Multicast.git", branch: "main")
