@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Multicast",
-    platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Multicast", targets: ["Multicast"])
     ],

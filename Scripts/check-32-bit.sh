@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Compiles the library (`Multicast`) for 32-bit targets, so that code that assumes a 64-bit `Int` or pointer
 # where the compiler can tell fails CI: a literal that does not fit 32 bits, a conversion or a C type that
-# type-checks only at 64 bits. 32-bit watchOS (armv7k, arm64_32) is where users would meet such a bug;
-# Scripts/check-apple-platforms.sh cannot see it, since the Linux interface it rebuilds spells `Int` with 64
-# bits. What no compiler reports, and nothing here runs at 32 bits: a shift by 32 or more (Swift's `<<` gives
+# type-checks only at 64 bits. watchOS (arm64_32) and WebAssembly (wasm32) are where users would meet such a
+# bug; Scripts/check-apple-platforms.sh and Scripts/check-other-platforms.sh cannot see it, since the Linux
+# interface they rebuild spells `Int` with 64 bits. What no compiler reports, and nothing here runs at 32 bits: a shift by 32 or more (Swift's `<<` gives
 # 0 there, without a diagnostic) and an assumption about a size or layout checked at run time.
 #
 # How: the toolchain ships Embedded Swift's standard library for bare-metal 32-bit targets, with a 32-bit
@@ -31,9 +31,10 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 started=$SECONDS
 
-# 32-bit ARM, as armv7k watches; 32-bit x86; 32-bit RISC-V. The C shims have no branch per target: each target's
-# compiler builtins give its form of the same atomics (a doubleword atomic for a 64-bit key on 32-bit ARM).
-targets=(armv7-none-none-eabi i686-unknown-none-elf riscv32-none-none-eabi)
+# 32-bit ARM; 32-bit x86; 32-bit RISC-V; 32-bit WebAssembly, as WASI's. The C shims have no branch per target:
+# each target's compiler builtins give its form of the same atomics (a doubleword atomic for a 64-bit key on
+# 32-bit ARM).
+targets=(armv7-none-none-eabi i686-unknown-none-elf riscv32-none-none-eabi wasm32-unknown-none-wasm)
 if [[ $# -gt 0 ]]; then targets=("$@"); fi
 
 # Left out: a file that uses Swift concurrency or reflection, which Embedded Swift does not have.
@@ -65,7 +66,10 @@ while IFS= read -r source; do
     fi
     mkdir -p "$work/sources/$(dirname "$source")"
     # One module here: the core's import goes, and its `package` declarations are the module's own.
-    sed -E -e 's/\<weak (var|let)\>/unowned(unsafe) \1/g' -e '/^import _MulticastCore$/d' "$source" \
+    # The lock's multithreaded branch is compiled, as on 32-bit Linux: the runtime of these bare-metal targets
+    # has one thread, which would take the branch that has no lock.
+    sed -E -e 's/\<weak (var|let)\>/unowned(unsafe) \1/g' -e '/^import _MulticastCore$/d' \
+        -e 's/!_runtime\(_multithreaded\)/false/g' "$source" \
         >"$work/sources/$source"
     compiled+=("$work/sources/$source")
 done < <(find Sources/_MulticastCore Sources/Multicast -name '*.swift' | sort)

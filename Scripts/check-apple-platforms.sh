@@ -17,14 +17,14 @@
 # newer than every deployment target and must be rejected on each triple, or the check fails.
 #
 # What it does not cover: nothing is built against Apple's SDK, linked or run; Darwin and os are stand-ins, so
-# the signposts are type-checked and never run; `Int` is 64-bit even on the 32-bit watchOS triples, because the
+# the signposts are type-checked and never run; `Int` is 64-bit even on the 32-bit watchOS triple, because the
 # Linux interface spells it so (Scripts/check-32-bit.sh compiles the word-size-dependent code for 32-bit
 # targets); the test targets are not compiled (Swift Testing is not rebuilt here, and the Linux interface of
 # Swift Testing has no Apple availability): the script checks instead that every exit test is inside the
 # platform guard.
 #
-# The rebuilt standard libraries are cached in .build/apple-platforms, keyed by the compiler's version and by
-# how this script builds them, so a second run only type-checks.
+# The rebuilt standard libraries are cached in .build/stdlib-for-triples, keyed by the compiler's version and by
+# how Scripts/stdlib-for-triple.sh builds them, so a second run only type-checks.
 #
 # Usage: Scripts/check-apple-platforms.sh [triple ...]   (no arguments: every triple below)
 set -euo pipefail
@@ -33,32 +33,22 @@ root="$PWD"
 started=$SECONDS
 
 # One triple per platform and architecture that Package.swift's `platforms` names, at its deployment target.
-# watchOS has two 32-bit architectures: armv7k (Series 3) and arm64_32 (Series 4 to 8), whose pointers are
-# 32-bit on a 64-bit processor.
+# watchOS is checked on arm64_32, whose pointers are 32-bit on a 64-bit processor; armv7k (Series 3), the other
+# 32-bit architecture, has no watchOS 9.
 all_triples=(
-    arm64-apple-macos10.15
-    x86_64-apple-macos10.15
-    arm64-apple-ios13
-    arm64-apple-tvos13
-    armv7k-apple-watchos6
-    arm64_32-apple-watchos6
+    arm64-apple-macos12
+    x86_64-apple-macos12
+    arm64-apple-ios15
+    arm64-apple-tvos15
+    arm64_32-apple-watchos9
     arm64-apple-xros1
 )
 # Package.swift's minimums, as the triples above spell them; the check stops if the two disagree.
-for minimum in 'macOS(.v10_15)' 'iOS(.v13)' 'tvOS(.v13)' 'watchOS(.v6)' 'visionOS(.v1)'; do
+for minimum in 'macOS(.v12)' 'iOS(.v15)' 'tvOS(.v15)' 'watchOS(.v9)' 'visionOS(.v1)'; do
     grep -qF ".$minimum" Package.swift ||
         { echo "error: Package.swift no longer names .$minimum: update the triples of $0" >&2; exit 1; }
 done
 if [[ $# -gt 0 ]]; then triples=("$@"); else triples=("${all_triples[@]}"); fi
-
-# sdk_flags TRIPLE: visionOS takes the availability of every declaration that names only iOS, at the visionOS
-# release that Apple's SDK maps the iOS release to (in its SDKSettings.json: iOS 17 is visionOS 1, iOS 18 is
-# visionOS 2, and anything older than iOS 17 is in visionOS 1). Tests/PlatformChecks/XROS.sdk holds that
-# mapping and nothing else; without it, the compiler compares iOS versions to visionOS 1 and rejects iOS 14.
-sdk_flags() {
-    [[ "$1" == *-apple-xros* ]] && printf '%s\n' -sdk "$root/Tests/PlatformChecks/XROS.sdk"
-    return 0
-}
 
 # Exit tests (`#expect(processExitsWith:)`) are unavailable in Swift Testing on iOS, tvOS, watchOS and
 # visionOS, and the test targets are not compiled here: so each exit test must sit inside the guard that
@@ -89,55 +79,10 @@ mapfile -t checks_sources < <(find Sources/MulticastChecks -name '*.swift' | sor
 swift_settings=(-swift-version 6 -enable-upcoming-feature ExistentialAny
     -enable-upcoming-feature MemberImportVisibility -D MULTICAST_INTERNAL_CHECKS -D DEBUG -Onone)
 
-resources="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/swift"
-linux_interfaces="$resources/linux"
-[[ -f "$linux_interfaces/Swift.swiftmodule/x86_64-unknown-linux-gnu.swiftinterface" ]] ||
-    { echo "error: no standard library interface in $linux_interfaces" >&2; exit 1; }
-
-# patch_interface MODULE TRIPLE: prints MODULE's Linux interface, made buildable for TRIPLE. What is changed:
-#   - the target in the module flags; -Onone for -O, since only the declarations are needed (Swift builds in
-#     26 s of processor time instead of 41);
-#   - `@backDeployed` attributes are dropped: the Linux interface prints their functions without the bodies
-#     that a back-deployed function must have;
-#   - Float80's remainder and square root call C functions that exist only for x86: they trap instead
-#     (`Float80` is never used here);
-#   - in _Concurrency, the `Failure` associated type witnesses that Apple marks macOS 15 and later
-#     (`@_implements(... Failure)`) become plain aliases, which no conformance uses.
-patch_interface() {
-    sed -e "1,6s/-target x86_64-unknown-linux-gnu/-target $2/" -e '1,6s/ -O / -Onone /' \
-        -e '/^[[:space:]]*@backDeployed(/d' \
-        -e 's/self = _stdlib_remainderl(self, other)/fatalError()/' \
-        -e 's/self = _stdlib_squareRootl(self)/fatalError()/' \
-        -e 's/@_implements(_Concurrency\.Async[A-Za-z]*, Failure) public typealias \([A-Za-z_]*\) = .*/'\
-'public typealias _unused\1 = Swift.Never/' \
-        "$linux_interfaces/$1.swiftmodule/x86_64-unknown-linux-gnu.swiftinterface"
-}
-
-# build_stdlib TRIPLE: Swift, SwiftOnoneSupport and _Concurrency for TRIPLE, in $cache/TRIPLE.
-build_stdlib() {
-    local triple="$1" out="$cache/$1" module
-    [[ -f "$out/done" ]] && return 0
-    rm -rf "$out"
-    mkdir -p "$out"
-    for module in Swift SwiftOnoneSupport _Concurrency; do
-        patch_interface "$module" "$triple" >"$out/$module.swiftinterface"
-        local stdlib_flag=()
-        [[ "$module" == Swift ]] && stdlib_flag=(-parse-stdlib)
-        swift-frontend -compile-module-from-interface -module-name "$module" "${stdlib_flag[@]}" \
-            -I "$out" -Xcc -ffreestanding -resource-dir "$resources" $(sdk_flags "$triple") \
-            -o "$out/$module.swiftmodule" "$out/$module.swiftinterface" ||
-            { echo "error: could not build $module for $triple" >&2; return 1; }
-    done
-    touch "$out/done"
-}
-
-# The cache: one folder per compiler version and version of the three functions that build the library.
-cache_key="$( (swift-frontend --version 2>&1; declare -f patch_interface build_stdlib sdk_flags) | sha256sum |
-    cut -c1-16)"
+# The standard libraries, rebuilt for each triple and cached (Scripts/stdlib-for-triple.sh).
+source Scripts/stdlib-for-triple.sh
 work=".build/apple-platforms"
-cache="$work/stdlib-$cache_key"
 mkdir -p "$work"
-find "$work" -maxdepth 1 -name 'stdlib-*' ! -name "stdlib-$cache_key" -exec rm -rf {} +  # older builds
 
 # A copy of the sources in which the Objective-C branches are taken, as on every Apple platform. Diagnostics
 # name the copy; the output names the original files.
@@ -155,30 +100,16 @@ mapfile -t checks_copies < <(copied "${checks_sources[@]}")
 printf 'module _MulticastShims {\n    header "%s"\n    export *\n}\n' \
     "$root/Sources/_MulticastShims/include/_MulticastShims.h" >"$work/shims.modulemap"
 
-# The standard libraries not in the cache, $APPLE_CHECK_JOBS at a time (default 2): each build is one
-# single-threaded compiler, about 40 s on a free core.
-stdlib_started=$SECONDS
-missing=()
-for triple in "${triples[@]}"; do
-    [[ -f "$cache/$triple/done" ]] && continue
-    missing+=("$triple")
-    mkdir -p "$cache"
-    build_stdlib "$triple" >"$cache/$triple.log" 2>&1 &
-    while [[ $(jobs -rp | wc -l) -ge ${APPLE_CHECK_JOBS:-2} ]]; do wait -n || true; done
-done
-wait || true
-if [[ ${#missing[@]} -gt 0 ]]; then
-    printf 'standard library built for %s in %d s\n' "${missing[*]}" $((SECONDS - stdlib_started))
-else
-    printf 'standard library cached for every triple (%s)\n' "$cache"
-fi
+# The standard libraries not in the cache, two at a time ($STDLIB_JOBS): each build is one single-threaded
+# compiler, about 40 s on a free core.
+build_stdlibs "${triples[@]}"
 
 failures=0
 for triple in "${triples[@]}"; do
     triple_started=$SECONDS
-    if [[ ! -f "$cache/$triple/done" ]]; then
+    if [[ ! -f "$stdlib_cache/$triple/done" ]]; then
         printf 'FAIL %s: the standard library did not build:\n' "$triple"
-        tail -20 "$cache/$triple.log" | sed 's/^/    /'
+        tail -20 "$stdlib_cache/$triple.log" | sed 's/^/    /'
         failures=$((failures + 1))
         continue
     fi
@@ -186,7 +117,7 @@ for triple in "${triples[@]}"; do
     rm -rf "$out"
     mkdir -p "$out"
     mapfile -t sdk < <(sdk_flags "$triple")
-    common=(-target "$triple" "${sdk[@]}" -I "$cache/$triple" -resource-dir "$resources" -Xcc -ffreestanding
+    common=(-target "$triple" "${sdk[@]}" -I "$stdlib_cache/$triple" -resource-dir "$stdlib_resources" -Xcc -ffreestanding
         -Xfrontend -disable-objc-interop -Xfrontend -disable-implicit-string-processing-module-import
         -I Tests/PlatformChecks/Darwin -Xcc -fmodule-map-file="$work/shims.modulemap"
         -package-name multicast -parse-as-library -wmo -diagnostic-style llvm)

@@ -47,7 +47,9 @@ toolchain="$(dirname "$(readlink -f "$(command -v swift)")")"
 llvm_cov="$toolchain/llvm-cov"; [ -x "$llvm_cov" ] || llvm_cov=llvm-cov
 profile="$(swift test --enable-code-coverage --sanitize=thread --build-path .build/tsan --show-codecov-path \
     | sed 's/[^/]*$//')default.profdata"
-binary="$(ls -d .build/tsan/debug/*.xctest)"
+# Where SwiftPM put the test bundle, asked of SwiftPM with the build's flags: build systems put products in
+# different folders (Swift Build, SwiftPM 6.4's default, in .build/tsan/out/Products/Debug-linux).
+binary="$(ls -d "$(swift build --sanitize=thread --build-path .build/tsan --show-bin-path)"/*.xctest)"
 # Two files are left out: the registry's internal checks, which CI compiles in and a user's build never has,
 # and the refusals' messages. What in them stops the program runs only in an exit test's child process, which
 # stops before it writes its coverage; the tests check each stop by its message.
@@ -67,7 +69,7 @@ command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install v
 swift build -c release --product MulticastStress 2>&1 | tail -1  # with the internal checks, when .ci/run sets them
 # A copy without debug information: valgrind 3.19 cannot read all of the DWARF 5 that Swift emits, and gives up on
 # some binaries ("Possibly corrupted debuginfo file"). Its reports still name functions, from the symbol table.
-strip -g -o "$log_dir/MulticastStress" .build/release/MulticastStress
+strip -g -o "$log_dir/MulticastStress" "$(swift build -c release --show-bin-path)/MulticastStress"
 valgrind --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
     --error-exitcode=9 "$log_dir/MulticastStress" "${STRESS_ARGS[@]}" --seeds "$VALGRIND_FUZZ_SEED" \
     --stress-ops "$VALGRIND_STRESS_OPS" >"$log_dir/valgrind.out" 2>"$log_dir/valgrind.log" \
@@ -80,7 +82,7 @@ note "valgrind: $(grep -oE 'ERROR SUMMARY: .*' "$log_dir/valgrind.log")"
 
 step "address sanitizer on MulticastStress (release; fuzz seeds $MULTICAST_FUZZ_SEED, ${MULTICAST_STRESS_THREADS} threads x ${ASAN_STRESS_OPS} ops)"
 swift build -c release --sanitize=address --product MulticastStress --build-path .build/asan 2>&1 | tail -1
-.build/asan/release/MulticastStress "${STRESS_ARGS[@]}" --seeds "$MULTICAST_FUZZ_SEED" --stress-ops "$ASAN_STRESS_OPS" \
+"$(swift build -c release --sanitize=address --build-path .build/asan --show-bin-path)/MulticastStress" "${STRESS_ARGS[@]}" --seeds "$MULTICAST_FUZZ_SEED" --stress-ops "$ASAN_STRESS_OPS" \
     2>&1 | tee "$log_dir/asan.log"
 if grep -qE 'AddressSanitizer|LeakSanitizer' "$log_dir/asan.log"; then exit 1; fi
 note "asan: MulticastStress, leak detection on: 0 reports"

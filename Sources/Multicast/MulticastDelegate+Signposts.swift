@@ -28,9 +28,9 @@ import os
 /// `MulticastDelegate`. Instruments shows the intervals in its os_signpost instrument, under the subsystem and
 /// category; a call made while Instruments does not record them checks that, and records nothing.
 ///
-/// The intervals come from `OSSignposter`, which needs macOS 12, iOS 15, tvOS 15, watchOS 8 or visionOS 1.
-/// On older systems, and where there is no `os` module (Linux, Windows), signposts record nothing and the other
-/// settings still apply.
+/// The intervals come from `OSSignposter`, which every Apple platform the package supports has. Where there is
+/// no `os` module (Linux, Windows, Android, WebAssembly), signposts record nothing and the other settings still
+/// apply.
 public struct MulticastSignposts: Sendable {
     /// The subsystem of the signposts, as Instruments filters them: by convention, the app's bundle identifier.
     public let subsystem: String
@@ -50,12 +50,10 @@ public struct MulticastSignposts: Sendable {
         self.subsystem = subsystem
         self.category = category
         #if canImport(os)
-        if #available(macOS 12, iOS 15, tvOS 15, watchOS 8, *) {
-            _signposter = _OSSignposter(subsystem: subsystem, category: category)
-            return
-        }
-        #endif
+        _signposter = _OSSignposter(subsystem: subsystem, category: category)
+        #else
         _signposter = _Signposter()
+        #endif
     }
 
     /// Signposts in subsystem `Multicast`, category `Calls`.
@@ -96,7 +94,7 @@ struct _SignpostInterval {
     private let state: AnyObject
 
     /// Begins the interval of a call of `operation` on the multicast `label` names, or returns nil if the
-    /// settings have no signposts, the system has no `OSSignposter`, or Instruments is not recording them.
+    /// settings have no signposts, the platform has no `OSSignposter`, or Instruments is not recording them.
     ///
     /// - Parameters:
     ///   - signposts: The settings' signposts.
@@ -116,7 +114,7 @@ struct _SignpostInterval {
     }
 }
 
-/// Makes intervals; this base makes none, for systems without `OSSignposter`.
+/// Makes intervals; this base makes none, for platforms without `OSSignposter`.
 ///
 /// Unchecked: the base has no state, and ``_OSSignposter`` only a constant `OSSignposter`, which wraps a log
 /// handle that the system lets every thread use.
@@ -133,7 +131,6 @@ class _Signposter: @unchecked Sendable {
 
 #if canImport(os)
 /// Makes each interval with an `OSSignposter`.
-@available(macOS 12, iOS 15, tvOS 15, watchOS 8, *)
 final class _OSSignposter: _Signposter, @unchecked Sendable {
     private let signposter: OSSignposter
 

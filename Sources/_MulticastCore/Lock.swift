@@ -2,7 +2,9 @@
 //
 // Apple platforms use `os_unfair_lock`, the lock Apple recommends for short critical sections: a waiter sleeps
 // in the kernel and donates its priority to the owner, and locking it twice on one thread stops the program
-// (<os/lock.h>). Linux, Android and the other POSIX systems use `pthread_mutex_t`; Windows uses SRWLOCK.
+// (<os/lock.h>). Linux, Android, WebAssembly with threads (wasip1-threads) and the other POSIX systems use
+// `pthread_mutex_t`; Windows uses SRWLOCK. Where the Swift runtime has one thread (WebAssembly without threads,
+// wasip1), no other thread can take the lock, and it does nothing.
 
 import _MulticastShims
 
@@ -16,6 +18,9 @@ import Darwin
 
 @usableFromInline
 typealias _LockPrimitive = os_unfair_lock
+#elseif !_runtime(_multithreaded)
+@usableFromInline
+typealias _LockPrimitive = UInt8  // a byte that nothing reads
 #else
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +28,8 @@ import Glibc
 import Musl
 #elseif canImport(Android)
 import Android
+#elseif canImport(wasi_pthread)
+import wasi_pthread
 #else
 #error("Multicast needs a mutex on this platform: add it to Sources/_MulticastCore/Lock.swift.")
 #endif
@@ -48,6 +55,8 @@ struct _Lock: ~Copyable {
         unsafe InitializeSRWLock(primitive)
         #elseif canImport(Darwin)
         unsafe primitive.initialize(to: os_unfair_lock())
+        #elseif !_runtime(_multithreaded)
+        unsafe primitive.initialize(to: 0)
         #else
         var attributes = pthread_mutexattr_t()
         unsafe pthread_mutexattr_init(&attributes)
@@ -62,7 +71,7 @@ struct _Lock: ~Copyable {
     }
 
     deinit {
-        #if canImport(WinSDK) || canImport(Darwin)
+        #if canImport(WinSDK) || canImport(Darwin) || !_runtime(_multithreaded)
         unsafe primitive.deinitialize(count: 1)
         #else
         let error = unsafe pthread_mutex_destroy(primitive)
@@ -78,6 +87,8 @@ struct _Lock: ~Copyable {
         unsafe AcquireSRWLockExclusive(primitive)
         #elseif canImport(Darwin)
         unsafe os_unfair_lock_lock(primitive)
+        #elseif !_runtime(_multithreaded)
+        // One thread: nothing to exclude.
         #else
         let error = unsafe pthread_mutex_lock(primitive)
         if error != 0 { _lockFailed("pthread_mutex_lock", error) }
@@ -91,6 +102,8 @@ struct _Lock: ~Copyable {
         unsafe ReleaseSRWLockExclusive(primitive)
         #elseif canImport(Darwin)
         unsafe os_unfair_lock_unlock(primitive)
+        #elseif !_runtime(_multithreaded)
+        // One thread: nothing to exclude.
         #else
         let error = unsafe pthread_mutex_unlock(primitive)
         if error != 0 { _lockFailed("pthread_mutex_unlock", error) }

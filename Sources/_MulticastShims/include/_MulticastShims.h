@@ -1,7 +1,7 @@
 // Atomic operations for the words that Multicast's passes read or change without the lock: a slot's key, which
 // has 64 bits on every platform, and a storage's reader count, a machine word.
 //
-// Swift's own `Synchronization.Atomic` needs iOS 18 / macOS 15, and Multicast supports iOS 13 / macOS 10.15,
+// Swift's own `Synchronization.Atomic` needs iOS 18 / macOS 15, and Multicast supports iOS 15 / macOS 12,
 // so the operations it needs come from the C compiler's builtins, which every toolchain Swift uses
 // (clang on Apple platforms, Linux and Windows) provides. The thread sanitizer understands them.
 #ifndef MULTICAST_SHIMS_H
@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 /// Loads the 64-bit `*word` with no ordering: a plain load on x86-64, arm64 and arm64_32; on 32-bit ARM
-/// (armv7k watches), the compiler's doubleword atomic.
+/// (32-bit Android and Linux), the compiler's doubleword atomic.
 static inline int64_t _multicast_load_relaxed_64(const int64_t *_Nonnull word) {
     return __atomic_load_n(word, __ATOMIC_RELAXED);
 }

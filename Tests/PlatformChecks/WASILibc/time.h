@@ -1,0 +1,2 @@
+// <time.h> for Sources/_MulticastShims/shims.c, compiled for WASI by Scripts/check-other-platforms.sh.
+#include "WASILibc.h"
