@@ -44,7 +44,10 @@ variants=(
     "COUNT_STORED_OUTSIDE_THE_LOCK happens_before"
     "DROP_WHILE_READ storage_rewritten_while_read"
     "DROP_IGNORES_OWNERSHIP live_delegate_dropped"
-    "DROP_NOT_LAST registry_and_index_disagree"
+    "DROP_UNRELEASED registry_and_index_disagree"
+    "PASS_CALLS_OWNED_AS_STRONG called_after_owner_died"
+    "RECLAIM_RELEASES_OWNED reference_released_while_read"
+    "OWNED_PENDS_AS_WEAK never_released"
 )
 
 started=$SECONDS
