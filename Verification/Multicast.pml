@@ -89,11 +89,11 @@ hidden byte model_bound_exceeded;
 #define BUG_READERS_FETCH_OR_RELAXED    17   /* collectNowOrByLastReader's fetch_or is relaxed, not acquire */
 #define BUG_PASS_ENTERS_OUTSIDE_THE_LOCK 18   /* a pass counts itself in and reads its storage outside the lock */
 #define BUG_COUNT_STORED_OUTSIDE_THE_LOCK 19   /* add stores the new slot and its count after unlocking */
-#define BUG_DROP_WHILE_READ             20   /* dropReleasedLastSlot drops a released last slot whatever the readers */
+#define BUG_DROP_WHILE_READ             20   /* dropReleasedLastSlot drops a released last slot while read */
 #define BUG_DROP_IGNORES_OWNERSHIP      21   /* dropReleasedLastSlot drops the last slot whatever it holds */
-#define BUG_DROP_UNRELEASED             22   /* dropReleasedLastSlot drops a removed last slot that still owns references */
-#define BUG_PASS_CALLS_OWNED_AS_STRONG  23   /* a pass takes an owned slot for a strong one: no weak load of its owner */
-#define BUG_RECLAIM_RELEASES_OWNED     24   /* reclaim releases an ended owned registration at once, whatever the readers */
+#define BUG_DROP_UNRELEASED             22   /* dropReleasedLastSlot drops a removed, unreleased last slot */
+#define BUG_PASS_CALLS_OWNED_AS_STRONG  23   /* a pass calls an owned slot as a strong one, not loading its owner */
+#define BUG_RECLAIM_RELEASES_OWNED      24   /* reclaim releases an ended owned slot at once, whatever the readers */
 #define BUG_OWNED_PENDS_AS_WEAK         25   /* unregister leaves a removed owned slot out of pendingStrong */
 
 hidden byte bug;                  /* the planted bug, 0 for none */
@@ -1121,8 +1121,8 @@ inline Registry_collect() {
 /* change { reclaim(_:_:) }: unregisters the registrations that a scan found ended with their owner (a weak
    delegate, or d3's owner, dead), at the positions and with the keys it saw; a slot whose key differs no longer
    holds that registration. An ended owned registration's count on its delegate waits for readers as a strong
-   delegate's does. The step that takes the
-   lock finds the first such slot and marks it; each later step, the next one. */
+   delegate's does. The step that takes the lock finds the first such slot and marks it; each later step, the
+   next one. */
 inline Registry_findReclaimable() {
     do
     :: i < MAXCAP && (deadAt & (1 << i)) == 0 -> i++
@@ -1302,10 +1302,11 @@ inline Core_passEnded() {
 /* ---- MulticastDelegate ------------------------------------------------------------------------------------------- */
 
 /* _reclaimDeadDelegates: a pass (the scan `me`, which the caller sets) that notes the callable slots that end
-   with their owner and whose weak load is nil (_Slot.firstDead), then reclaim under the lock. The scan's loads are one step: keys only ever become removed,
-   and a dead object stays dead, so loads that interleave with removals and the death note what a scan at the
-   moment it loads the dying delegate's slot notes; and reclaim checks each noted key again under the lock.
-   The scan counts itself in and out as a reader in steps of their own. */
+   with their owner and whose weak load is nil (_Slot.firstDead), then reclaim under the lock. The scan's loads
+   are one step: keys only ever become removed, and a dead object stays dead, so loads that interleave with
+   removals and the deaths note what a scan at the moment it loads the dying object's slot notes; and reclaim
+   checks each noted key again under the lock. The scan counts itself in and out as a reader in steps of their
+   own. */
 inline Core_reclaimDeadDelegates() {
     d_step { Lock_acquire(); Registry_enterPass(); Lock_unlock() }
     d_step {
@@ -1486,7 +1487,9 @@ proctype Pass(bit nested) {
 
    remove(ownedBy:) finds the owner's live registration. When the owner is dead to weak references, the call can
    only come from its deinit, and the removal unregisters the ended owned registration filed under its address
-   (unregisterEndedOwnedRegistrations): here d3's, while its slot may still be called. */
+   (unregisterEndedOwnedRegistrations): here d3's, unless a reclaim unregistered it first. (The library's caller
+   holds a live owner until the removal returns; the remover does not, so the owner may die sooner here, which
+   only adds interleavings.) */
 inline MulticastDelegate_remove(ro) {
     d_step {
         Lock_acquire();
