@@ -1,5 +1,5 @@
 /*
- * Multicast's concurrency protocol, for Spin: passes, removals, adds, a death and storage swaps, as
+ * Multicast's concurrency protocol, for Spin: passes, removals, adds, deaths and storage swaps, as
  * Sources/_MulticastCore implements them. Each inline is named after the Swift function whose step it
  * models (`Registry_unregister_current` is the first part of `_Registry.unregister(at:)`). The bounds, the
  * assumptions and the mapping to the library are in Verification/CheckingThreadSafety.md;
@@ -39,8 +39,10 @@ hidden byte removed_before_turn_called;
 hidden byte added_during_pass_called;
 /* A pass calls delegates out of registration order, or one twice. */
 hidden byte called_out_of_order;
-/* A registered delegate is skipped by a pass, or unregistered, though it was neither removed nor dead. */
+/* A registered delegate is skipped by a pass, unregistered or dropped, though it was neither removed nor dead. */
 hidden byte live_delegate_dropped;
+/* A pass calls an owned delegate while its owner is dead: the registration ended with the owner. */
+hidden byte called_after_owner_died;
 /* A storage is freed while a pass may read it, or a pass reads a freed storage. */
 hidden byte storage_freed_while_read;
 /* Slots of a storage are moved or rewritten while a pass may read it, or a pass reads a slot at or past its
@@ -48,9 +50,10 @@ hidden byte storage_freed_while_read;
 hidden byte storage_rewritten_while_read;
 /* What a slot owns is released while a pass may read the slot, or a pass reads a slot that owns nothing. */
 hidden byte reference_released_while_read;
-/* What a slot owns is released twice, or a strong delegate loses more references than it had. */
+/* What a slot owns is released twice, or a strong or owned delegate loses more references than it had. */
 hidden byte reference_released_twice;
-/* Once every thread is done, an older storage, a removed strong delegate or a slot's reference is still held. */
+/* Once every thread is done, an older storage, a removed strong or owned delegate or a slot's reference is still
+   held. */
 hidden byte never_released;
 /* The index, the pending list or the vacancy counts disagree with the current storage's slots. */
 hidden byte registry_and_index_disagree;
@@ -86,9 +89,12 @@ hidden byte model_bound_exceeded;
 #define BUG_READERS_FETCH_OR_RELAXED    17   /* collectNowOrByLastReader's fetch_or is relaxed, not acquire */
 #define BUG_PASS_ENTERS_OUTSIDE_THE_LOCK 18   /* a pass counts itself in and reads its storage outside the lock */
 #define BUG_COUNT_STORED_OUTSIDE_THE_LOCK 19   /* add stores the new slot and its count after unlocking */
-#define BUG_DROP_WHILE_READ             20   /* dropReleasedLastSlot drops the removed last slot, unreleased, while read */
-#define BUG_DROP_IGNORES_OWNERSHIP      21   /* dropReleasedLastSlot drops the last slot whatever it owns */
-#define BUG_DROP_NOT_LAST               22   /* dropReleasedLastSlot drops the last slot, the released one not being it */
+#define BUG_DROP_WHILE_READ             20   /* dropReleasedLastSlot drops a released last slot while read */
+#define BUG_DROP_IGNORES_OWNERSHIP      21   /* dropReleasedLastSlot drops the last slot whatever it holds */
+#define BUG_DROP_UNRELEASED             22   /* dropReleasedLastSlot drops a removed, unreleased last slot */
+#define BUG_PASS_CALLS_OWNED_AS_STRONG  23   /* a pass calls an owned slot as a strong one, not loading its owner */
+#define BUG_RECLAIM_RELEASES_OWNED      24   /* reclaim releases an ended owned slot at once, whatever the readers */
+#define BUG_OWNED_PENDS_AS_WEAK         25   /* unregister leaves a removed owned slot out of pendingStrong */
 
 hidden byte bug;                  /* the planted bug, 0 for none */
 #define planted(b) (bug == (b))
@@ -104,6 +110,7 @@ model_select_variant(void)
         { "added_during_pass_called", &added_during_pass_called },
         { "called_out_of_order", &called_out_of_order },
         { "live_delegate_dropped", &live_delegate_dropped },
+        { "called_after_owner_died", &called_after_owner_died },
         { "storage_freed_while_read", &storage_freed_while_read },
         { "storage_rewritten_while_read", &storage_rewritten_while_read },
         { "reference_released_while_read", &reference_released_while_read },
@@ -138,7 +145,10 @@ hidden byte path_growth, path_compaction_in_place, path_rebuild_copies_read_stor
     path_collect_bit_set_after_last_reader_left, path_pending_slots_released, path_pending_slots_wait_for_readers,
     path_add_finds_storage_full, path_dead_delegate_reclaimed, path_reclaim_skips_changed_slot, path_nested_pass,
     path_pass_skips_removed, path_pass_skips_dead, path_remove_all, path_strong_delegate_released_after_pass,
-    path_collect_bit_cleared_by_compaction, path_released_last_slot_dropped, path_moved_slot_not_dropped;
+    path_collect_bit_cleared_by_compaction, path_released_last_slot_dropped, path_slot_released_earlier_dropped,
+    path_released_last_slot_kept_while_read, path_owned_delegate_called, path_pass_skips_ended_owned,
+    path_ended_owned_reclaimed, path_owned_delegate_released_after_pass, path_owned_removed_by_owner,
+    path_owned_removed_in_owner_deinit;
 #define reached(path) path = 1
 
 c_code {
@@ -168,7 +178,14 @@ model_report_paths(void)
         { "strong_delegate_released_after_pass", &path_strong_delegate_released_after_pass },
         { "collect_bit_cleared_by_compaction", &path_collect_bit_cleared_by_compaction },
         { "released_last_slot_dropped", &path_released_last_slot_dropped },
-        { "moved_slot_not_dropped", &path_moved_slot_not_dropped },
+        { "slot_released_earlier_dropped", &path_slot_released_earlier_dropped },
+        { "released_last_slot_kept_while_read", &path_released_last_slot_kept_while_read },
+        { "owned_delegate_called", &path_owned_delegate_called },
+        { "pass_skips_ended_owned", &path_pass_skips_ended_owned },
+        { "ended_owned_reclaimed", &path_ended_owned_reclaimed },
+        { "owned_delegate_released_after_pass", &path_owned_delegate_released_after_pass },
+        { "owned_removed_by_owner", &path_owned_removed_by_owner },
+        { "owned_removed_in_owner_deinit", &path_owned_removed_in_owner_deinit },
     };
     int i;
     for (i = 0; i < (int)(sizeof paths / sizeof paths[0]); i++)
@@ -181,6 +198,7 @@ model_report_paths(void)
 #define NS            5   /* storages: the first, and each that a rebuild or removeAll allocates */
 #define MAXCAP        5   /* the largest capacity a storage is given */
 #define NOBJ          4   /* delegates */
+#define NREFS         5   /* counted objects: the delegates and d3's owner */
 #define NONE          255
 
 /* The two constants of the rebuild policy, scaled down so that three or four delegates reach every rebuild. */
@@ -189,28 +207,43 @@ model_report_paths(void)
 
 #define capacityOfRebuilt(live) ((live) + (live) * 3 / 4 > MIN_CAPACITY -> (live) + (live) * 3 / 4 : MIN_CAPACITY)
 
-/* The delegates; d0 is the one strong delegate. */
+/* The delegates: one of each holding. */
 #define D0  0   /* strong; removed by the remover, which holds a reference to it until then */
 #define D1  1   /* weak, alive throughout; removed by the remover, or by its removeAll */
 #define D2  2   /* weak; may die at any moment */
-#define D3  3   /* weak; added by the adder; the newest delegate, which the remover may remove once added */
+#define D3  3   /* owned by O3: added by the adder, which holds d3 during its add and O3 until some moment after it,
+                   or for good; held by its slots' counts; the newest delegate, which the remover may remove by
+                   its owner once added */
+#define O3  4   /* d3's owner: no delegate, only an object whose weak reference decides whether d3 may be called */
+
+/* The object a slot's weak reference points to, which decides whether the slot may be called: a weak
+   delegate is its own owner. (Read only for keys that end with their owner.) */
+#define ownerOf(o)  ((o) == D3 -> O3 : (o))
 
 /* Threads, as the lock records its owner; 0 is a free lock. Both passes of the caller run on its thread. */
 #define CALLER   1
 #define REMOVER  2
 #define ADDER    3
 
-/* ---- _SlotKey: registration << 2 | strong bit 1 | released bit 2; removed is the sign bit ------------------------ */
+/* ---- _SlotKey: registration << 3 | strong bit 1 | released bit 2 | weak-owner bit 4; removed is the sign bit - */
 
-#define STRONG_BIT    1
-#define RELEASED_BIT  2
-#define REMOVED_BIT   (-32768)   /* the sign bit of a 16-bit key, as Int.min is the library's */
+#define STRONG_BIT       1   /* the slot owns a count on the delegate */
+#define RELEASED_BIT     2
+#define WEAK_OWNER_BIT   4   /* the slot's weak reference to its owner decides whether it may be called */
+#define REMOVED_BIT      (-32768)   /* the sign bit of a 16-bit key, as Int64.min is the library's */
 
-#define makeKey(registration, strong)  ((registration) * 4 + (strong))
+/* _Holding: the bits that a key is made with */
+#define WEAK    WEAK_OWNER_BIT
+#define STRONG  STRONG_BIT
+#define OWNED   (STRONG_BIT | WEAK_OWNER_BIT)
+
+#define makeKey(registration, holding)  ((registration) * 8 + (holding))
 #define isCallable(key)       ((key) > 0)
 #define isStrong(key)         (((key) & STRONG_BIT) != 0)
+#define endsWithOwner(key)    (((key) & WEAK_OWNER_BIT) != 0)
+#define isOwned(key)          (((key) & OWNED) == OWNED)
 #define ownsReferences(key)   (((key) & RELEASED_BIT) == 0)
-#define registrationOf(key)   (((key) & 32767) / 4)
+#define registrationOf(key)   (((key) & 32767) / 8)
 #define removedKey(key)       ((key) | REMOVED_BIT)
 #define releasedKey(key)      ((key) | RELEASED_BIT | REMOVED_BIT)
 
@@ -247,9 +280,10 @@ byte lastRegistration;
 /* _Lock: the thread that holds the mutex, 0 when it is free */
 byte lockOwner;
 
-/* Strong references to each object: its owner's, the slots' for a strong delegate, the garbage's. A weak
-   delegate is alive while this is not 0; a weak reference does not count. */
-byte refs[NOBJ];
+/* Strong references to each object: its holder's, the slots' counts on a strong or owned delegate, the
+   garbage's, and a pass's keeper of d3's owner. A weak delegate, or d3's owner, is alive while this is not 0; a
+   weak reference does not count. */
+byte refs[NREFS];
 bit deinitialized;        /* ghost: d0's deinit ran */
 
 /* Ghosts, one bit per registration: registered now; removal returned. */
@@ -432,7 +466,8 @@ inline hb_return() {
     bit decided, unread, deinit; \
     byte garbageStorages;  /* _Garbage.storages, one bit per storage */ \
     bit returning;         /* the thread returns once this garbage is released (the adder's last call) */ \
-    byte garbageStrong     /* _Garbage.delegates: references to d0 */
+    byte garbageStrong;    /* _Garbage.delegates: counts on d0 ... */ \
+    byte garbageOwned      /* ... and on d3 */
 
 /* The variables of a thread that makes passes. */
 #define PASS_VARIABLES \
@@ -577,8 +612,8 @@ inline Readers_collectNowOrByLastReader_setBit(rs) {
 
 /* ---- _Slot ------------------------------------------------------------------------------------------------------- */
 
-/* release: destroys what the slot owns and marks it released; `returned` says whether it held a strong
-   delegate, which the caller releases outside the lock. */
+/* release: destroys what the slot owns and marks it released; `returned` is 1 + the delegate whose count the
+   slot owned (a strong or owned one), which the caller releases outside the lock, or 0. */
 inline Slot_release(rs, rp) {
     k = st[rs].key[rp];
     returned = 0;
@@ -589,8 +624,19 @@ inline Slot_release(rs, rp) {
         check(reference_released_twice, st[rs].owns[rp]);
         st[rs].owns[rp] = 0;
         st[rs].key[rp] = releasedKey(k);
-        returned = isStrong(k);
-        check(model_bound_exceeded, !returned || st[rs].object[rp] == D0)
+        if
+        :: isStrong(k) -> returned = 1 + st[rs].object[rp]
+        :: else
+        fi
+    :: else
+    fi
+}
+
+/* _Garbage.append: the count that Slot_release returned, released once the lock is let go of. */
+inline Garbage_append() {
+    if
+    :: returned == 1 + D0 -> garbageStrong++
+    :: returned == 1 + D3 -> garbageOwned++
     :: else
     fi
 }
@@ -650,7 +696,7 @@ inline Storage_position(ps, registration) {
     od
 }
 
-/* releaseAll, called by _Garbage.release outside the lock: each strong delegate that a slot returns is
+/* releaseAll, called by _Garbage.release outside the lock: each count on a delegate that a slot returns is
    released at once; `deinit` says that was d0's last reference (its deinit runs in the next step). */
 inline Storage_releaseAll(rs) {
     pos = 0;
@@ -659,9 +705,12 @@ inline Storage_releaseAll(rs) {
         Slot_release(rs, pos);
         if
         :: returned ->
-            check(reference_released_twice, refs[D0] > 0);
-            refs[D0]--;
-            deinit = (refs[D0] == 0)
+            check(reference_released_twice, refs[returned - 1] > 0);
+            refs[returned - 1]--;
+            if
+            :: returned == 1 + D0 -> deinit = (refs[D0] == 0)
+            :: else
+            fi
         :: else
         fi;
         pos++
@@ -672,14 +721,17 @@ inline Storage_releaseAll(rs) {
 
 /* ---- _Registry --------------------------------------------------------------------------------------------------- */
 
-/* find: the index's entry for the object, checked against its slot: callable, and strong or alive. Sets `p`. */
+/* find: the index's entry for the registration, checked against its slot: callable, and either strong or with
+   its owner alive. Sets `p`. (The library files an owned registration under its owner's address, and checks the
+   kind of registration it finds there; the model's index has one entry per delegate, and d3's stands for its
+   owner's.) */
 inline Registry_find(fo) {
     p = index[fo];
     if
     :: p != NONE ->
         check(registry_and_index_disagree, p < st[storage].count && st[storage].object[p] == fo);
         if
-        :: isCallable(st[storage].key[p]) && (isStrong(st[storage].key[p]) || refs[fo] > 0)
+        :: isCallable(st[storage].key[p]) && (!endsWithOwner(st[storage].key[p]) || refs[ownerOf(fo)] > 0)
         :: else -> p = NONE
         fi
     :: else
@@ -723,7 +775,8 @@ inline Registry_unregister_current(up) {
     fi;
     pending[up] = 1;
     if
-    :: isStrong(st[storage].key[up]) -> pendingStrong++
+    :: isStrong(st[storage].key[up]) && !(planted(BUG_OWNED_PENDS_AS_WEAK) && isOwned(st[storage].key[up])) ->
+        pendingStrong++
     :: else
     fi;
     vacancies++;
@@ -809,10 +862,7 @@ inline Registry_compactInPlace() {
             target++
         :: else ->
             Slot_release(storage, pos);
-            if
-            :: returned -> garbageStrong++
-            :: else
-            fi
+            Garbage_append()
         fi;
         pos++
     :: else -> break
@@ -919,40 +969,50 @@ inline Registry_compactIfSparse() {
     fi
 }
 
-/* dropReleasedLastSlot(at:): drops the slot at `dp`, the position that find gave to remove, if it is the current
-   storage's last, owns nothing any more, and no pass reads the storage (a load of the readers word, made only
-   once the first two tests hold, as `&&` does); then the slot is no vacancy any more, and the readers word is
-   stored back to 0 (forgetCollect, a relaxed store that clears a collect bit, as in compactInPlace). Then the
-   removal returns, when the lock is released. Work private to the lock holder, with one load of the word: one
-   step.
+/* dropReleasedLastSlot(): drops the current storage's last slot if it owns nothing any more and no pass reads the
+   storage (a load of the readers word, made only once the first tests hold, as `&&` does); then the slot is no
+   vacancy any more, and the readers word is stored back to 0 (forgetCollect, a relaxed store that clears a
+   collect bit, as in compactInPlace). Then the removal returns, when the lock is released. Work private to the
+   lock holder, with one load of the word: one step.
 
-   `dp` was found before compactIfSparse, which may have moved the slots (in place, or into a new storage that
-   is current now). The drop is still sound because every slot that a compaction leaves below `count` is
-   callable and owns its references: one moved to `dp` fails the second test (path_moved_slot_not_dropped), so
-   the slot dropped is always the one this removal unregistered, which the check asserts (the variant that drops
-   whatever the slot owns drops a live delegate moved there). The readers test is implied: collect released
-   the slot only if no pass read the storage, and none can enter while the lock is held; the model keeps it,
-   as the library does. */
-inline Registry_dropReleasedLastSlot(dp) {
+   The slot it drops need not be the one this removal unregistered (`r`): a slot that an earlier change released
+   (a reclaim's collect, an add's, or the last reader's) may be last (path_slot_released_earlier_dropped). Such a
+   slot stays below the count, so passes that enter later read it; the readers test is what keeps it then
+   (path_released_last_slot_kept_while_read), which the variant that drops it whatever the readers breaks. The
+   slot dropped holds no registration, which the check asserts: the variant that drops the last slot whatever
+   it holds drops a live delegate. */
+inline Registry_dropReleasedLastSlot() {
     d_step {
         c = st[storage].count;
-        k = st[storage].key[dp];
         unread = 0;
         if
-        :: (dp + 1 == c || planted(BUG_DROP_NOT_LAST) && dp < c) &&
-           (!ownsReferences(k) || planted(BUG_DROP_IGNORES_OWNERSHIP) ||
-            planted(BUG_DROP_WHILE_READ) && !isCallable(k)) ->
+        :: c > 0 ->
+            k = st[storage].key[c - 1];
             if
-            :: !planted(BUG_DROP_WHILE_READ) -> Readers_isUnread(storage)
-            :: else -> unread = 1
+            :: !ownsReferences(k) || planted(BUG_DROP_IGNORES_OWNERSHIP) ||
+               planted(BUG_DROP_UNRELEASED) && !isCallable(k) ->
+                if
+                :: !planted(BUG_DROP_WHILE_READ) ->
+                    Readers_isUnread(storage);
+                    if
+                    :: !unread -> reached(path_released_last_slot_kept_while_read)
+                    :: else
+                    fi
+                :: else -> unread = 1
+                fi
+            :: else
             fi
         :: else
         fi;
         if
         :: unread ->
             reached(path_released_last_slot_dropped);
-            /* the slot dropped holds the registration that this removal unregistered: no other */
-            check(live_delegate_dropped, registrationOf(st[storage].key[c - 1]) == r);
+            if
+            :: registrationOf(k) != r -> reached(path_slot_released_earlier_dropped)
+            :: else
+            fi;
+            /* the slot dropped holds no registration */
+            check(live_delegate_dropped, !isCallable(k));
             /* _Slots.dropLast(): no pass reads the storage, for an add may write the slot next; every pass that
                read it is done, and its reads happen before */
             check(storage_rewritten_while_read, st[storage].passes == 0);
@@ -962,11 +1022,7 @@ inline Registry_dropReleasedLastSlot(dp) {
             vacancies--;
             st[storage].collect = 0;
             hbReaders[storage] = 0
-        :: else ->
-            if
-            :: dp + 1 == c && isCallable(k) -> reached(path_moved_slot_not_dropped)
-            :: else
-            fi
+        :: else
         fi;
         unread = 0;
         returnedRegistrations = bitOf(r);
@@ -1040,10 +1096,7 @@ inline Registry_collect_rest() {
                     if
                     :: pending[pos] ->
                         Slot_release(storage, pos);
-                        if
-                        :: returned -> garbageStrong++
-                        :: else
-                        fi;
+                        Garbage_append();
                         pending[pos] = 0
                     :: else
                     fi;
@@ -1065,9 +1118,11 @@ inline Registry_collect() {
     Registry_collect_rest()
 }
 
-/* change { reclaim(_:_:) }: unregisters the weak delegates that a scan found dead, at the positions and
-   with the keys it saw; a slot whose key differs no longer holds that registration. The step that takes the
-   lock finds the first such slot and marks it; each later step, the next one. */
+/* change { reclaim(_:_:) }: unregisters the registrations that a scan found ended with their owner (a weak
+   delegate, or d3's owner, dead), at the positions and with the keys it saw; a slot whose key differs no longer
+   holds that registration. An ended owned registration's count on its delegate waits for readers as a strong
+   delegate's does. The step that takes the lock finds the first such slot and marks it; each later step, the
+   next one. */
 inline Registry_findReclaimable() {
     do
     :: i < MAXCAP && (deadAt & (1 << i)) == 0 -> i++
@@ -1084,9 +1139,22 @@ inline Registry_findReclaimable() {
         reached(path_dead_delegate_reclaimed);
         o = st[storage].object[i];
         check(registry_and_index_disagree, index[o] == i);
-        check(live_delegate_dropped, refs[o] == 0);   /* a dead object stays dead */
+        check(live_delegate_dropped, refs[ownerOf(o)] == 0);   /* a dead object stays dead */
+        if
+        :: o == D3 -> reached(path_ended_owned_reclaimed)
+        :: else
+        fi;
         index[o] = NONE;
-        Registry_unregister_current(i)
+        Registry_unregister_current(i);
+        /* the variant: its owner dead, the registration cannot be called, so its delegate goes at once */
+        if
+        :: planted(BUG_RECLAIM_RELEASES_OWNED) && o == D3 ->
+            Slot_release(storage, i);
+            Garbage_append();
+            pending[i] = 0;
+            pendingStrong--
+        :: else
+        fi
     :: else
     fi
 }
@@ -1161,12 +1229,22 @@ inline Garbage_release() {
     :: else -> break
     od;
     if
-    :: garbageStrong > 0 ->
+    :: garbageStrong > 0 || garbageOwned > 0 ->
         d_step {
-            check(reference_released_twice, refs[D0] >= garbageStrong);
-            refs[D0] = refs[D0] - garbageStrong;
-            garbageStrong = 0;
-            deinit = (refs[D0] == 0)
+            check(reference_released_twice, refs[D0] >= garbageStrong && refs[D3] >= garbageOwned);
+            if
+            :: garbageStrong > 0 ->
+                refs[D0] = refs[D0] - garbageStrong;
+                garbageStrong = 0;
+                deinit = (refs[D0] == 0)
+            :: else
+            fi;
+            if
+            :: garbageOwned > 0 && thread == CALLER -> reached(path_owned_delegate_released_after_pass)
+            :: else
+            fi;
+            refs[D3] = refs[D3] - garbageOwned;   /* d3's deinit, if this was its last count, checks nothing */
+            garbageOwned = 0
         }
         Delegate_deinit()
     :: else
@@ -1223,11 +1301,12 @@ inline Core_passEnded() {
 
 /* ---- MulticastDelegate ------------------------------------------------------------------------------------------- */
 
-/* _reclaimDeadDelegates: a pass (the scan `me`, which the caller sets) that notes the callable weak slots whose
-   weak load is nil, then reclaim under the lock. The scan's loads are one step: keys only ever become removed,
-   and a dead object stays dead, so loads that interleave with removals and the death note what a scan at the
-   moment it loads the dying delegate's slot notes; and reclaim checks each noted key again under the lock.
-   The scan counts itself in and out as a reader in steps of their own. */
+/* _reclaimDeadDelegates: a pass (the scan `me`, which the caller sets) that notes the callable slots that end
+   with their owner and whose weak load is nil (_Slot.firstDead), then reclaim under the lock. The scan's loads
+   are one step: keys only ever become removed, and a dead object stays dead, so loads that interleave with
+   removals and the deaths note what a scan at the moment it loads the dying object's slot notes; and reclaim
+   checks each noted key again under the lock. The scan counts itself in and out as a reader in steps of their
+   own. */
 inline Core_reclaimDeadDelegates() {
     d_step { Lock_acquire(); Registry_enterPass(); Lock_unlock() }
     d_step {
@@ -1238,10 +1317,10 @@ inline Core_reclaimDeadDelegates() {
             check(storage_rewritten_while_read, i < st[s].count);
             k = st[s].key[i];
             if
-            :: isCallable(k) && !isStrong(k) ->
+            :: isCallable(k) && endsWithOwner(k) ->
                 check(reference_released_while_read, st[s].owns[i]);
                 if
-                :: refs[st[s].object[i]] == 0 -> deadAt = deadAt | (1 << i); deadKey[i] = k
+                :: refs[ownerOf(st[s].object[i])] == 0 -> deadAt = deadAt | (1 << i); deadKey[i] = k
                 :: else
                 fi
             :: else
@@ -1270,6 +1349,7 @@ proctype Pass(bit nested) {
     byte startRegistration, lastCalled, dead, gone;
     short key;
     bit didNest;
+    bit keeping;   /* the keeper holds d3's owner, which the weak load returned, until the call ends */
 
     /* _Pass.init: withLock { enterPass() }; one variant reads the storage and its count before the lock; another
        enters at a moment when the lock is free, as if it held it, but without taking it: every interleaving is
@@ -1314,7 +1394,8 @@ proctype Pass(bit nested) {
                check(added_during_pass_called, r <= startRegistration);
                check(called_out_of_order, r > lastCalled);
                lastCalled = r;
-               /* a strong delegate is lent without a retain; a weak one's reference is loaded next */
+               /* a strong delegate is lent without a retain; the weak reference of a weak or owned one's owner
+                  is loaded next */
                check(reference_released_while_read, st[s].owns[i]);
                r = 0
            :: else ->
@@ -1329,13 +1410,24 @@ proctype Pass(bit nested) {
            fi
        }
        if
-       :: key != 0 && !isStrong(key) ->
-          d_step {   /* _Slot.lend: the weak load */
+       :: key != 0 && endsWithOwner(key) && !(planted(BUG_PASS_CALLS_OWNED_AS_STRONG) && isStrong(key)) ->
+          d_step {   /* _Slot.liveness: the weak load of the owner, which the keeper holds if it is alive */
               check(storage_freed_while_read, st[s].state == ALLOCATED);
               check(reference_released_while_read, st[s].owns[i]);
               if
-              :: refs[st[s].object[i]] == 0 -> dead++; key = 0; i++; reached(path_pass_skips_dead)
-              :: else
+              :: refs[ownerOf(st[s].object[i])] == 0 ->
+                  dead++;
+                  if
+                  :: isOwned(key) -> reached(path_pass_skips_ended_owned)
+                  :: else -> reached(path_pass_skips_dead)
+                  fi;
+                  key = 0;
+                  i++
+              :: else ->
+                  if
+                  :: isOwned(key) -> refs[O3]++; keeping = 1   /* d3's keeper is its owner; d2's is not tracked */
+                  :: else
+                  fi
               fi
           }
        :: else
@@ -1349,8 +1441,20 @@ proctype Pass(bit nested) {
                nestedRunning == 0
            :: true
            fi;
-           key = 0;
-           i++
+           d_step {   /* the call ends; the keeper goes as the pass reads on (_Pass.next lets go of it first) */
+               /* an owned delegate was called with its owner alive throughout: an owner that dies stays dead */
+               check(called_after_owner_died, !isOwned(key) || refs[O3] > 0);
+               if
+               :: isOwned(key) -> reached(path_owned_delegate_called)
+               :: else
+               fi;
+               if
+               :: keeping -> refs[O3]--; keeping = 0
+               :: else
+               fi;
+               key = 0;
+               i++
+           }
        :: else
        fi
     :: else -> break
@@ -1376,13 +1480,28 @@ proctype Pass(bit nested) {
     }
 }
 
-/* remove(_:): the step that takes the lock finds the slot and marks it in the current storage; then the rest of
-   unregister, compactIfSparse, collect and dropReleasedLastSlot, with the position that find gave (`p`) and
-   the registration unregistered (`r`), as _Registry.remove(_:_:) does them. */
+/* remove(_:), and remove(ownedBy:) for d3: the step that takes the lock finds the slot and marks it in the
+   current storage; then the rest of unregister, collect, dropReleasedLastSlot and compactIfSparse, as
+   _Registry.remove(_:owned:_:) does them. No position is carried from one to the next: the registration
+   unregistered (`r`) only names the removal that returns.
+
+   remove(ownedBy:) finds the owner's live registration. When the owner is dead to weak references, the call can
+   only come from its deinit, and the removal unregisters the ended owned registration filed under its address
+   (unregisterEndedOwnedRegistrations): here d3's, unless a reclaim unregistered it first. (The library's caller
+   holds a live owner until the removal returns; the remover does not, so the owner may die sooner here, which
+   only adds interleavings.) */
 inline MulticastDelegate_remove(ro) {
     d_step {
         Lock_acquire();
         Registry_find(ro);
+        if
+        :: p != NONE && ro == D3 -> reached(path_owned_removed_by_owner)
+        :: p == NONE && ro == D3 && refs[O3] == 0 && index[D3] != NONE ->
+            p = index[D3];
+            check(live_delegate_dropped, isCallable(st[storage].key[p]));
+            reached(path_owned_removed_in_owner_deinit)
+        :: else
+        fi;
         if
         :: p != NONE ->
             index[ro] = NONE;
@@ -1393,9 +1512,9 @@ inline MulticastDelegate_remove(ro) {
     if
     :: p != NONE ->
         Registry_unregister_older();
-        Registry_compactIfSparse();
         Registry_collect();
-        Registry_dropReleasedLastSlot(p)
+        Registry_dropReleasedLastSlot();
+        Registry_compactIfSparse()
     :: else
     fi;
     Core_endChange()
@@ -1463,7 +1582,7 @@ inline MulticastDelegate_removeAll() {
     Core_endChange()
 }
 
-/* Removes d0, then d1, d3 (the newest delegate, once the adder added it) or everything. */
+/* Removes d0, then d1, d3 by its owner (the newest delegate, once the adder added it) or everything. */
 proctype Remover() {
     byte thread = REMOVER;
     REGISTRY_VARIABLES;
@@ -1471,7 +1590,7 @@ proctype Remover() {
     MulticastDelegate_remove(D0);
     if
     :: MulticastDelegate_remove(D1)
-    :: index[D3] != NONE -> MulticastDelegate_remove(D3)   /* once the adder registered it */
+    :: index[D3] != NONE -> MulticastDelegate_remove(D3)   /* remove(ownedBy: O3), once the adder registered d3 */
     :: MulticastDelegate_removeAll()
     fi;
     d_step {   /* the remover drops its own reference to d0; d0's deinit, if this was the last, checks nothing */
@@ -1483,9 +1602,18 @@ proctype Remover() {
     Delegate_deinit()
 }
 
-/* add(_:retention:) of d3, weak: Registry.add; on .full, _reclaimDeadDelegates and a second try, which may
+/* add(_:ownedBy:) of d3, owned by O3: Registry.add; on .full, _reclaimDeadDelegates and a second try, which may
    grow the storage. makeRoom skips the search while the registrations are fewer than twice those that the last
-   search left: the add may start as if it had searched, and grow at once. */
+   search left: the add may start as if it had searched, and grow at once. An owned add makes room first, then
+   looks for the owner's registration to replace (find(owner, owned: true)): O3 has none, so the add appends
+   only. The adder holds d3 and O3 during the add; as it returns, d3 is held by its slot's count alone, and the
+   adder lets go of O3 at some later moment, or never: from then on O3 may die. */
+inline Adder_findReplaced() {
+    Registry_find(D3);
+    check(model_bound_exceeded, p == NONE);   /* d3 is added once, and replaces no registration */
+    p = 0
+}
+
 proctype Adder() {
     byte thread = ADDER;
     REGISTRY_VARIABLES;
@@ -1500,9 +1628,6 @@ proctype Adder() {
     do
     :: d_step {
            Lock_acquire();
-           Registry_find(D3);
-           check(model_bound_exceeded, p == NONE);   /* d3 is added once */
-           p = 0;
            c = st[storage].count;
            decided = c == st[storage].capacity;
            outOfRoom = decided && !mayGrow && capacityOfRebuilt(c - vacancies) > st[storage].capacity;
@@ -1524,18 +1649,16 @@ proctype Adder() {
                :: else -> break
                od;
                Slot_release(storage, pos);
-               if
-               :: returned -> garbageStrong++
-               :: else
-               fi;
+               Garbage_append();
                if
                :: pending[pos] && isStrong(st[storage].key[pos]) -> pendingStrong--
                :: else
                fi;
                pending[pos] = 0;
                vacancies--;
+               Adder_findReplaced();
                lastRegistration++;
-               st[storage].key[pos] = makeKey(lastRegistration, 0);
+               st[storage].key[pos] = makeKey(lastRegistration, OWNED);
                st[storage].object[pos] = D3;
                st[storage].owns[pos] = 1;
                index[D3] = pos;
@@ -1561,11 +1684,15 @@ proctype Adder() {
         :: decided -> decided = 0; Registry_rebuild()   /* add, on a full storage */
         :: else -> capacity = 0
         fi;
-        d_step {   /* _Slot.occupy at `count`, where no pass reads; then the index */
+        d_step {   /* find, then _Slot.occupy at `count`, where no pass reads; then the index */
+            Adder_findReplaced();
             check(model_bound_exceeded, st[storage].count < st[storage].capacity);
             lastRegistration++;
             pos = st[storage].count;
-            st[storage].key[pos] = makeKey(lastRegistration, 0);
+            /* the slot takes a count on d3 (refs[D3]++), and the adder's reference goes as the add returns
+               (refs[D3]--), which no check before then can tell apart: refs[D3] stays 1. Its weak reference
+               loads O3, alive, which the adder holds. */
+            st[storage].key[pos] = makeKey(lastRegistration, OWNED);
             st[storage].object[pos] = D3;
             st[storage].owns[pos] = 1;
             st[storage].count = pos + 1;
@@ -1584,6 +1711,12 @@ proctype Adder() {
            them, so no interleaving can tell; the ghost write comes after the unlock. */
         d_step { Lock_release(); hb_wrote(storage); Garbage_returnIfDone() }
         Garbage_release()
+    fi;
+    /* The adder lets go of O3, which then dies unless a pass's keeper holds it (and dies when that goes), or keeps
+       it for good. */
+    if
+    :: refs[O3]--
+    :: skip
     fi
 }
 
@@ -1609,16 +1742,17 @@ init {
         st[0].state = ALLOCATED;
         st[0].capacity = 3;
         st[0].count = 3;
-        st[0].key[0] = makeKey(1, 1); st[0].object[0] = D0; st[0].owns[0] = 1;
-        st[0].key[1] = makeKey(2, 0); st[0].object[1] = D1; st[0].owns[1] = 1;
-        st[0].key[2] = makeKey(3, 0); st[0].object[2] = D2; st[0].owns[2] = 1;
+        st[0].key[0] = makeKey(1, STRONG); st[0].object[0] = D0; st[0].owns[0] = 1;
+        st[0].key[1] = makeKey(2, WEAK); st[0].object[1] = D1; st[0].owns[1] = 1;
+        st[0].key[2] = makeKey(3, WEAK); st[0].object[2] = D2; st[0].owns[2] = 1;
         index[D0] = 0; index[D1] = 1; index[D2] = 2; index[D3] = NONE;
         lastRegistration = 3;
         registeredSet = bitOf(1) | bitOf(2) | bitOf(3);
         refs[D0] = 2;   /* its slot's, and the remover's */
         refs[D1] = 1;   /* its owner's, for good */
         refs[D2] = 1;   /* its owner's, which Death may drop */
-        refs[D3] = 1;   /* the adder's */
+        refs[D3] = 1;   /* the adder's, until its slot's count takes over */
+        refs[O3] = 1;   /* the adder's, which it may let go of once d3 is added */
         Registry_agrees()
     }
     atomic {
@@ -1639,6 +1773,8 @@ init {
         :: else -> break
         od;
         check(never_released, deinitialized && refs[D0] == 0);
+        /* d3, once unregistered (removed, reclaimed or removed with everything), was released as d0 was */
+        check(never_released, index[D3] != NONE || refs[D3] == 0);
         /* No pass reads the current storage now: a collect bit left set would cost each later pass the lock. */
         check(collect_bit_left_set, st[storage].readers == 0 && !st[storage].collect);
         /* The multicast goes: its storage's deinit releases what the slots own; then nothing owns anything. This
@@ -1657,6 +1793,7 @@ init {
             a1++
         :: else -> break
         od;
+        check(never_released, refs[D3] == 0);
         skip
     }
 }
