@@ -16,11 +16,25 @@ package enum FuzzOp: Sendable, Hashable, CustomStringConvertible {
     case release(handle: Int)
     /// A pass over `list`; `script` seeds what each delegate does on its turn.
     case pass(list: Int, kind: PassKind, script: UInt64)
-    /// On a delegate's turn: removes that delegate from `list`.
+    /// Puts a new owner in `owner`, releasing the one there; `onDeinit` is what the owner does as it goes.
+    case createOwner(owner: Int, onDeinit: OwnerDeinit)
+    /// Adds a new delegate, which only the multicast holds, to `list`, owned by the owner in `owner`: replaces
+    /// the owner's registration there if it has one.
+    case addOwned(list: Int, owner: Int)
+    /// Does what `addOwned` does if the model says the owner in `owner` has a registration in `list`: a
+    /// replacement.
+    case replace(list: Int, owner: Int)
+    /// Removes the registration of the owner in `owner` from `list`.
+    case removeOwned(list: Int, owner: Int)
+    /// Drops the harness's reference to the owner in `owner`: it dies, unless a pass keeps it for its delegate's
+    /// turn.
+    case releaseOwner(owner: Int)
+    /// On a delegate's turn: removes that delegate from `list`. An owned delegate is removed through its owner,
+    /// if the owner lives, after a removal of the delegate itself, which must find nothing.
     case removeSelf(list: Int)
-    /// On a delegate's turn: drops the harness's reference to that delegate.
+    /// On a delegate's turn: drops the harness's reference to that delegate, or to the owner of an owned one.
     case releaseSelf
-    /// On a delegate's turn: compares `count`, `isEmpty` and `contains` with the model.
+    /// On a delegate's turn: compares `count`, `isEmpty`, `contains` and `delegate(ownedBy:)` with the model.
     case check
 
     package var description: String {
@@ -32,9 +46,31 @@ package enum FuzzOp: Sendable, Hashable, CustomStringConvertible {
         case .removeAll(let list): ".removeAll(list: \(list))"
         case .release(let handle): ".release(handle: \(handle))"
         case .pass(let list, let kind, let script): ".pass(list: \(list), kind: .\(kind), script: \(script))"
+        case .createOwner(let owner, let onDeinit): ".createOwner(owner: \(owner), onDeinit: \(onDeinit))"
+        case .addOwned(let list, let owner): ".addOwned(list: \(list), owner: \(owner))"
+        case .replace(let list, let owner): ".replace(list: \(list), owner: \(owner))"
+        case .removeOwned(let list, let owner): ".removeOwned(list: \(list), owner: \(owner))"
+        case .releaseOwner(let owner): ".releaseOwner(owner: \(owner))"
         case .removeSelf(let list): ".removeSelf(list: \(list))"
         case .releaseSelf: ".releaseSelf"
         case .check: ".check"
+        }
+    }
+}
+
+/// What an owner does in its deinit, with itself as the owner.
+package enum OwnerDeinit: Sendable, Hashable, CustomStringConvertible {
+    case nothing
+    /// `remove(ownedBy:)` from `list`: removes its ended registration, and releases the delegate.
+    case removeOwned(list: Int)
+    /// `add(_:ownedBy:)` of a new delegate to `list`: returns false, and registers nothing.
+    case addOwned(list: Int)
+
+    package var description: String {
+        switch self {
+        case .nothing: ".nothing"
+        case .removeOwned(let list): ".removeOwned(list: \(list))"
+        case .addOwned(let list): ".addOwned(list: \(list))"
         }
     }
 }
@@ -71,6 +107,7 @@ package enum DelegateShape: Int, Sendable, Hashable, CaseIterable {
 package enum FuzzShape {
     package static let lists = 2
     package static let handles = 8
+    package static let owners = 4
     package static let maximumDepth = 3
 }
 
@@ -79,31 +116,42 @@ extension FuzzOp {
     package static func program(seed: UInt64, count: Int) -> [FuzzOp] {
         var random = SplitMix64(seed: seed)
         var filled = [Bool](repeating: false, count: FuzzShape.handles)
+        var ownersFilled = [Bool](repeating: false, count: FuzzShape.owners)
         var program: [FuzzOp] = []
         program.reserveCapacity(count)
         for _ in 0..<count {
             let list = random.below(FuzzShape.lists)
-            // Mostly pick a handle that holds a delegate (as far as top-level operations tell).
-            var handle = random.below(FuzzShape.handles)
-            if !filled[handle], random.below(4) != 0,
-                let some = filled.indices.filter({ filled[$0] }).randomElement(
-                    using: &random)
-            {
-                handle = some
-            }
+            let handle = pick(filled, &random)
+            let owner = pick(ownersFilled, &random)
             let roll = random.below(100)
             switch roll {
-            case 0..<12:
+            case 0..<10:
                 let created = filled.firstIndex(of: false) ?? random.below(FuzzShape.handles)
                 program.append(.create(handle: created, strong: random.below(3) == 0))
                 filled[created] = true
-            case 12..<40: program.append(.add(list: list, handle: handle))
-            case 40..<43: program.append(.reAdd(list: list, handle: handle))
-            case 43..<52: program.append(.remove(list: list, handle: handle))
-            case 52..<53: program.append(.removeAll(list: list))
-            case 53..<56:
+            case 10..<32: program.append(.add(list: list, handle: handle))
+            case 32..<35: program.append(.reAdd(list: list, handle: handle))
+            case 35..<43: program.append(.remove(list: list, handle: handle))
+            case 43..<44: program.append(.removeAll(list: list))
+            case 44..<47:
                 program.append(.release(handle: handle))
                 filled[handle] = false
+            case 47..<51:
+                let created = ownersFilled.firstIndex(of: false) ?? random.below(FuzzShape.owners)
+                let onDeinit: OwnerDeinit
+                switch random.below(4) {
+                case 0: onDeinit = .removeOwned(list: random.below(FuzzShape.lists))
+                case 1: onDeinit = .addOwned(list: random.below(FuzzShape.lists))
+                default: onDeinit = .nothing
+                }
+                program.append(.createOwner(owner: created, onDeinit: onDeinit))
+                ownersFilled[created] = true
+            case 51..<57: program.append(.addOwned(list: list, owner: owner))
+            case 57..<59: program.append(.replace(list: list, owner: owner))
+            case 59..<62: program.append(.removeOwned(list: list, owner: owner))
+            case 62..<64:
+                program.append(.releaseOwner(owner: owner))
+                ownersFilled[owner] = false
             default:
                 let kind = PassKind.allCases[random.below(PassKind.allCases.count)]
                 program.append(.pass(list: list, kind: kind, script: random.next()))
@@ -112,7 +160,38 @@ extension FuzzOp {
         return program
     }
 
-    /// What a delegate does on its turn in a pass, drawn from the pass's script.
+    /// A random handle, mostly one that holds something (as far as top-level operations tell).
+    private static func pick(_ filled: [Bool], _ random: inout SplitMix64) -> Int {
+        let handle = random.below(filled.count)
+        if !filled[handle], random.below(4) != 0,
+            let some = filled.indices.filter({ filled[$0] }).randomElement(using: &random)
+        {
+            return some
+        }
+        return handle
+    }
+
+    /// What a delegate does on its turn in a pass: the actions drawn from the pass's script, `random`, with those
+    /// on owned registrations, drawn from `owned`, a stream of its own, among them. (Without owners, the owned
+    /// actions do nothing, so a program with none replays as it did before there were owned registrations.)
+    static func turn(_ random: inout SplitMix64, owned: inout SplitMix64, depth: Int) -> [FuzzOp] {
+        var actions = turn(&random, depth: depth)
+        if owned.below(100) < 25 {
+            let list = owned.below(FuzzShape.lists)
+            let owner = owned.below(FuzzShape.owners)
+            let action: FuzzOp
+            switch owned.below(100) {
+            case 0..<35: action = .addOwned(list: list, owner: owner)
+            case 35..<50: action = .replace(list: list, owner: owner)
+            case 50..<75: action = .removeOwned(list: list, owner: owner)
+            default: action = .releaseOwner(owner: owner)
+            }
+            actions.insert(action, at: owned.below(actions.count + 1))
+        }
+        return actions
+    }
+
+    /// The actions on weak and strong delegates of a turn, drawn from the pass's script.
     static func turn(_ random: inout SplitMix64, depth: Int) -> [FuzzOp] {
         let actions: Int
         switch random.below(100) {

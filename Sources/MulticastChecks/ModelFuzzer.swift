@@ -37,6 +37,10 @@ package struct FuzzStatistics: Sendable {
     package var passes = 0
     /// Delegates called (or visited) by passes, each checked against the model.
     package var visits = 0
+    /// Those of them that were owned delegates.
+    package var ownedVisits = 0
+    /// Owners that died while a pass was under way.
+    package var ownerDeathsDuringPasses = 0
 
     package init() {}
 
@@ -45,6 +49,8 @@ package struct FuzzStatistics: Sendable {
         turnActions += other.turnActions
         passes += other.passes
         visits += other.visits
+        ownedVisits += other.ownedVisits
+        ownerDeathsDuringPasses += other.ownerDeathsDuringPasses
     }
 }
 
@@ -162,22 +168,55 @@ struct WeakProbe {
     weak var object: FuzzProbe?
 }
 
+/// An owner of the random programs' owned registrations; its id is its index in the model's owners.
+final class FuzzOwner {
+    let id: Int
+    /// What its deinit does, given the owner being deallocated.
+    var onDeinit: ((FuzzOwner) -> Void)?
+
+    init(id: Int) {
+        self.id = id
+    }
+
+    deinit {
+        onDeinit?(self)
+    }
+}
+
+struct WeakOwner {
+    weak var object: FuzzOwner?
+}
+
 /// Throws to stop a `.throwing` pass.
 private struct Stop: Error {}
 
-/// One random program's real multicasts, delegates and model.
+/// One random program's real multicasts, delegates, owners and model.
 final class FuzzRunner<Delegate> {
     let wrap: (FuzzProbe) -> Delegate
     let unwrap: (Delegate) -> FuzzProbe
     var lists: [MulticastDelegate<Delegate>] = (0..<FuzzShape.lists).map { _ in MulticastDelegate() }
-    /// The harness's own references: the only strong references to delegates outside the multicasts.
+    /// The harness's own references: the only strong references to delegates outside the multicasts. The
+    /// delegates of owned registrations have none: the multicast is their only holder.
     var handles = [FuzzProbe?](repeating: nil, count: FuzzShape.handles)
+    /// The only strong references to owners, which the multicasts hold weakly.
+    var ownerHandles = [FuzzOwner?](repeating: nil, count: FuzzShape.owners)
     /// Every delegate created, by id, to see which are deallocated.
     var probes: [WeakProbe] = []
+    /// The delegates not yet seen deallocated at a check of liveness, the only ones it checks: one that is, with
+    /// the model's agreement, stays so, since nothing holds it to register it again.
+    var alive: [Int] = []
+    /// Every owner created, by id.
+    var owners: [WeakOwner] = []
     var model = ReferenceModel()
     var step = 0
     var statistics = FuzzStatistics()
     var weakAdds = 0
+    /// Passes under way over each list: while none is, a removed owned delegate is released at once.
+    var passesUnderWay = [Int](repeating: 0, count: FuzzShape.lists)
+    /// The first disagreement found in an owner's deinit, which cannot throw it.
+    var deinitFailure: FuzzFailure?
+    /// Set once the program has ended: the owners' deinits then do nothing.
+    var finished = false
 
     init(wrap: @escaping (FuzzProbe) -> Delegate, unwrap: @escaping (Delegate) -> FuzzProbe) {
         self.wrap = wrap
@@ -194,17 +233,23 @@ final class FuzzRunner<Delegate> {
                 step = index
                 statistics.operations += 1
                 try perform(operation, current: nil, depth: 0)
+                if let deinitFailure { throw deinitFailure }
                 try compare(liveness: true)
             }
             step = program.count
-            // Strong retention: the multicasts' deinit releases their strong delegates.
+            // Strong retention: the multicasts' deinit releases their strong and owned delegates.
             lists.removeAll()
             for id in probes.indices where (probes[id].object != nil) != model.probes[id].held {
                 throw failure("after the multicasts were deallocated, delegate \(id) is \(describe(id))")
             }
+            finished = true
             handles = []
+            ownerHandles = []
             if let id = probes.indices.first(where: { probes[$0].object != nil }) {
                 throw failure("delegate \(id) outlived every reference to it: a leak")
+            }
+            if let id = owners.indices.first(where: { owners[$0].object != nil }) {
+                throw failure("owner \(id) outlived every reference to it: a leak")
             }
             return nil
         } catch let failure as FuzzFailure {
@@ -217,17 +262,29 @@ final class FuzzRunner<Delegate> {
     func describe(_ id: Int) -> String {
         let alive = probes[id].object != nil
         let state = model.probes[id]
+        if let owner = state.owner {
+            return "\(alive ? "alive" : "deallocated") (owned by \(describe(owner: owner)), "
+                + "registered: \(state.registered))"
+        }
         return "\(alive ? "alive" : "deallocated") (\(state.strong ? "strong" : "weak"), "
             + "held by the harness: \(state.held), registered in lists "
             + "\(model.lists.indices.filter { model.isRegistered(id, in: $0) }))"
     }
 
+    func describe(owner id: Int) -> String {
+        let state = model.owners[id]
+        return "owner \(id), \(owners[id].object != nil ? "alive" : "deallocated"), held by the harness: "
+            + "\(state.held), kept by \(state.pins) turns"
+    }
+
     func perform(_ operation: FuzzOp, current: Int?, depth: Int) throws {
+        if let deinitFailure { throw deinitFailure }
         switch operation {
         case .create(let handle, let strong):
             let id = model.create(handle: handle, strong: strong)
             let probe = FuzzProbe(id: id)
             probes.append(WeakProbe(object: probe))
+            alive.append(id)
             handles[handle] = probe
         case .add(let list, let handle):
             guard let id = model.handles[handle] else { return }
@@ -251,6 +308,12 @@ final class FuzzRunner<Delegate> {
                 throw failure("the delegate whose turn it is was deallocated during its turn")
             }
             try remove(probe, from: list)
+            if let owner = model.probes[id].owner, model.owners[owner].isAlive {
+                guard let object = owners[owner].object else {
+                    throw failure("\(describe(owner: owner)) was deallocated during its delegate's turn")
+                }
+                try remove(ownedBy: object, from: list)
+            }
         case .removeAll(let list):
             lists[list].removeAll()
             model.removeAll(list)
@@ -258,11 +321,36 @@ final class FuzzRunner<Delegate> {
             handles[handle] = nil
             model.release(handle: handle)
         case .releaseSelf:
-            guard let id = current, let handle = model.handles.firstIndex(of: id) else { return }
-            handles[handle] = nil
-            model.release(handle: handle)
+            guard let id = current else { return }
+            if let owner = model.probes[id].owner {
+                guard let handle = model.ownerHandles.firstIndex(of: owner) else { return }
+                releaseOwner(handle)
+            } else if let handle = model.handles.firstIndex(of: id) {
+                handles[handle] = nil
+                model.release(handle: handle)
+            }
         case .pass(let list, let kind, let script):
             try pass(list: list, kind: kind, script: script, depth: depth + 1)
+        case .createOwner(let handle, let onDeinit):
+            releaseOwner(handle)
+            let owner = FuzzOwner(id: model.owners.count)
+            _ = model.createOwner(handle: handle, address: UInt(bitPattern: ObjectIdentifier(owner)))
+            owner.onDeinit = { [weak self] in self?.ownerDeinit($0, onDeinit) }
+            owners.append(WeakOwner(object: owner))
+            ownerHandles[handle] = owner
+        case .addOwned(let list, let handle):
+            guard let owner = ownerHandles[handle] else { return }
+            try add(ownedBy: owner, to: list)
+        case .replace(let list, let handle):
+            guard let owner = ownerHandles[handle], model.delegate(ownedBy: owner.id, in: list) != nil else {
+                return
+            }
+            try add(ownedBy: owner, to: list)
+        case .removeOwned(let list, let handle):
+            guard let owner = ownerHandles[handle] else { return }
+            try remove(ownedBy: owner, from: list)
+        case .releaseOwner(let handle):
+            releaseOwner(handle)
         case .check:
             try compare(liveness: false)
         }
@@ -282,9 +370,92 @@ final class FuzzRunner<Delegate> {
         }
     }
 
-    /// Compares `count`, `isEmpty` and `contains` of every held delegate; with `liveness`, also which delegates
-    /// are alive (exact only outside passes: a pass's storage may keep removed strong delegates until it ends).
+    /// A new delegate, which only the multicast is to hold, for an owned registration of `owner`.
+    func makeOwnedProbe(owner: Int) -> FuzzProbe {
+        let probe = FuzzProbe(id: model.createOwned(by: owner))
+        probes.append(WeakProbe(object: probe))
+        alive.append(probe.id)
+        return probe
+    }
+
+    /// Adds a new delegate owned by the live `owner`: it registers, replacing the owner's registration if any.
+    func add(ownedBy owner: FuzzOwner, to list: Int) throws {
+        let id = model.probes.count
+        let added = lists[list].add(wrap(makeOwnedProbe(owner: owner.id)), ownedBy: owner)
+        guard added else { throw failure("add(\(id), ownedBy: owner \(owner.id)) to list \(list) returned false") }
+        let replaced = model.add(id, ownedBy: owner.id, to: list)
+        try expectReleased(replaced.map { [$0] } ?? [], from: list, "replaced")
+    }
+
+    func remove(ownedBy owner: FuzzOwner, from list: Int) throws {
+        let removed = lists[list].remove(ownedBy: owner)
+        let expected = model.remove(ownedBy: owner.id, from: list)
+        guard removed == (expected != nil) else {
+            throw failure(
+                "remove(ownedBy: owner \(owner.id)) from list \(list) returned \(removed), the model says "
+                    + "\(expected != nil)")
+        }
+        try expectReleased(expected.map { [$0] } ?? [], from: list, "removed")
+    }
+
+    /// Drops the harness's reference to the owner in `handle`; its deinit runs here unless a pass keeps it.
+    func releaseOwner(_ handle: Int) {
+        model.releaseOwner(handle: handle)
+        ownerHandles[handle] = nil
+    }
+
+    /// An owned delegate removed or replaced while no pass reads its list is released at once.
+    func expectReleased(_ ids: [Int], from list: Int, _ how: String) throws {
+        guard passesUnderWay[list] == 0 else { return }
+        for id in ids where probes[id].object != nil {
+            throw failure("owned delegate \(id), \(how) from list \(list) with no pass under way, is still alive")
+        }
+    }
+
+    /// The deinit of `owner`: checks that the model has it dead, then does what `onDeinit` says. A disagreement
+    /// waits in `deinitFailure` for the next operation.
+    func ownerDeinit(_ owner: FuzzOwner, _ onDeinit: OwnerDeinit) {
+        guard !finished, deinitFailure == nil else { return }
+        if passesUnderWay.contains(where: { $0 > 0 }) { statistics.ownerDeathsDuringPasses += 1 }
+        do {
+            guard !model.owners[owner.id].isAlive else {
+                throw failure("\(describe(owner: owner.id)) was deallocated; the model has it alive")
+            }
+            switch onDeinit {
+            case .nothing: break
+            case .removeOwned(let list):
+                let removed = lists[list].remove(ownedBy: owner)
+                let (own, earlier) = model.removeFromDeinit(ownedBy: owner.id, from: list)
+                // Earlier owners' ended registrations at the address may have been reclaimed already.
+                guard removed ? own != nil || !earlier.isEmpty : own == nil else {
+                    throw failure(
+                        "remove(ownedBy: owner \(owner.id)) from its deinit, from list \(list), returned "
+                            + "\(removed); the model has its registration: \(own.map { "\($0)" } ?? "none"), "
+                            + "ended ones of earlier owners at its address: \(earlier)")
+                }
+                try expectReleased((own.map { [$0] } ?? []) + earlier, from: list, "removed by its owner's deinit")
+            case .addOwned(let list):
+                let id = model.probes.count
+                let added = lists[list].add(wrap(makeOwnedProbe(owner: owner.id)), ownedBy: owner)
+                guard !added else {
+                    throw failure("add(\(id), ownedBy: owner \(owner.id)) from the owner's deinit returned true")
+                }
+                guard probes[id].object == nil else {
+                    throw failure("delegate \(id), refused by an add from its owner's deinit, is still alive")
+                }
+            }
+        } catch let failure as FuzzFailure {
+            deinitFailure = failure
+        } catch {
+            deinitFailure = failure("unexpected error \(error)")
+        }
+    }
+
+    /// Compares `count`, `isEmpty`, `contains` of every held delegate and `delegate(ownedBy:)` of every held
+    /// owner; with `liveness`, also which delegates and owners are alive (exact only outside passes: a pass's
+    /// storage may keep removed strong and owned delegates until it ends).
     func compare(liveness: Bool) throws {
+        let model = model  // one copy: a debug build copies the model at each read of the property
         for list in lists.indices {
             let count = lists[list].count
             let expected = model.count(list)
@@ -300,21 +471,48 @@ final class FuzzRunner<Delegate> {
                     throw failure("list \(list).contains(\(probe.id)) is \(contains); \(describe(probe.id))")
                 }
             }
+            for case let owner? in ownerHandles {
+                let found = lists[list].delegate(ownedBy: owner).map { unwrap($0) }
+                let expected = model.delegate(ownedBy: owner.id, in: list)
+                guard found?.id == expected else {
+                    throw failure(
+                        "list \(list).delegate(ownedBy: owner \(owner.id)) is \(found.map { "\($0.id)" } ?? "nil"), "
+                            + "the model says \(expected.map { "\($0)" } ?? "nil")")
+                }
+                if let found, lists[list].contains(wrap(found)) {
+                    throw failure("list \(list).contains(\(found.id)) is true for a delegate registered owned")
+                }
+            }
         }
         guard liveness else { return }
-        for id in probes.indices where (probes[id].object != nil) != model.isAlive(id) {
-            throw failure("delegate \(id) is \(describe(id))")
+        var stillAlive: [Int] = []
+        for id in alive {
+            let isAlive = probes[id].object != nil
+            if let expected = model.expectedLife(of: id), isAlive != expected {
+                throw failure("delegate \(id) is \(describe(id))")
+            }
+            if isAlive { stillAlive.append(id) }
+        }
+        alive = stillAlive
+        for id in owners.indices where (owners[id].object != nil) != model.owners[id].isAlive {
+            throw failure("\(describe(owner: id))")
         }
     }
 
     /// A pass, in lockstep with a ``ModelPass``: each delegate it calls must be the one the model expects.
     func pass(list: Int, kind: PassKind, script: UInt64, depth: Int) throws {
         statistics.passes += 1
+        passesUnderWay[list] += 1
+        defer { passesUnderWay[list] -= 1 }
         var random = SplitMix64(seed: script)
+        var ownedRandom = SplitMix64(seed: ~script)
         var expected = ModelPass(list: list, model: model)
         var visited: [Int] = []
         var askedToStop = false
         let mayStop = ![.call, .map].contains(kind)
+        // The multicast's own passes keep the owner that their weak load returned through the turn; iteration
+        // (and `map`, which iterates) returns the delegate alone.
+        let keepsOwner = ![.iterate, .map].contains(kind)
         let multicast = lists[list]
         let name = "pass .\(kind) over list \(list) (depth \(depth))"
 
@@ -322,7 +520,7 @@ final class FuzzRunner<Delegate> {
         func turn(_ delegate: Delegate) throws -> Bool {
             let id = unwrap(delegate).id
             guard !askedToStop else { throw failure("\(name) called \(id) after its body asked to stop") }
-            let next = expected.next(in: model)
+            let next = expected.next(in: model)?.probe
             guard next == id else {
                 throw failure(
                     "\(name) called \(id) after \(visited); the model expected \(next.map { "\($0)" } ?? "none")")
@@ -331,7 +529,13 @@ final class FuzzRunner<Delegate> {
             statistics.visits += 1
             model.probes[id].pins += 1
             defer { model.probes[id].pins -= 1 }
-            for action in FuzzOp.turn(&random, depth: depth) {
+            let owner = model.probes[id].owner
+            if let owner {
+                statistics.ownedVisits += 1
+                if keepsOwner { model.owners[owner].pins += 1 }
+            }
+            defer { if let owner, keepsOwner { model.owners[owner].pins -= 1 } }
+            for action in FuzzOp.turn(&random, owned: &ownedRandom, depth: depth) {
                 statistics.turnActions += 1
                 try perform(action, current: id, depth: depth)
             }
@@ -374,7 +578,7 @@ final class FuzzRunner<Delegate> {
             }
         }
         if !askedToStop, let missing = expected.next(in: model) {
-            throw failure("\(name) ended after \(visited); the model expected \(missing) next")
+            throw failure("\(name) ended after \(visited); the model expected \(missing.probe) next")
         }
     }
 }

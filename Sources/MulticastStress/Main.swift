@@ -33,7 +33,8 @@ struct Main {
         }
         print(
             "fuzz: \(total.operations) operations over \(options.seeds.count) seeds \(options.seeds), "
-                + "\(total.turnActions) more on delegates' turns, \(total.passes) passes, \(total.visits) calls checked"
+                + "\(total.turnActions) more on delegates' turns, \(total.passes) passes, \(total.visits) calls checked "
+                + "(\(total.ownedVisits) of owned delegates), \(total.ownerDeathsDuringPasses) owners died during passes"
         )
 
         if options.threads > 0 && options.stressOperations > 0 {

@@ -18,6 +18,7 @@ import Testing
         #expect(report.counterexample == nil, "\(report.counterexample.map { "\($0)" } ?? "")")
         #expect(report.statistics.operations == Self.operations)
         #expect(report.statistics.visits > 0 && report.statistics.turnActions > 0)
+        #expect(report.statistics.ownedVisits > 0 && report.statistics.ownerDeathsDuringPasses > 0)
     }
 
     /// Removed before its turn, as a program: a pass over 0...3 where 0 removes 1 calls 0, 2 and 3.
@@ -29,6 +30,24 @@ import Testing
             }
             program += [.pass(list: 0, kind: .call, script: 5), .remove(list: 0, handle: 1), .release(handle: 3)]
             program += [.pass(list: 0, kind: .iterate, script: 6), .removeAll(list: 0)]
+            #expect(ModelFuzzer.replay(shape: shape, program) == nil)
+        }
+    }
+
+    /// Owned registrations among weak and strong ones, as a program: replaced, removed, and ended by owners that
+    /// die at the top level and during passes, one of which removes its registration in its deinit and one of
+    /// which adds one there.
+    @Test func ownedRegistrationsAgreeWithTheModel() {
+        for shape in DelegateShape.allCases {
+            let program: [FuzzOp] = [
+                .create(handle: 0, strong: false), .add(list: 0, handle: 0),
+                .createOwner(owner: 0, onDeinit: .removeOwned(list: 0)), .addOwned(list: 0, owner: 0),
+                .createOwner(owner: 1, onDeinit: .addOwned(list: 0)), .addOwned(list: 0, owner: 1),
+                .create(handle: 1, strong: true), .add(list: 0, handle: 1), .replace(list: 0, owner: 0),
+                .pass(list: 0, kind: .call, script: 5), .releaseOwner(owner: 1),
+                .pass(list: 0, kind: .iterate, script: 6), .addOwned(list: 1, owner: 0),
+                .removeOwned(list: 0, owner: 0), .pass(list: 1, kind: .map, script: 7), .releaseOwner(owner: 0),
+            ]
             #expect(ModelFuzzer.replay(shape: shape, program) == nil)
         }
     }
