@@ -20,6 +20,10 @@ extension Report {
                 String(settings.pairOthers): pairs.mapValues { ["median": $0.median, "min": $0.minimum] }
             ],
             "bulkNanosecondsPerOperation": figures(bulk),
+            "replaceNanoseconds": Dictionary(
+                uniqueKeysWithValues: replace.map { size, figure in
+                    (String(size), ["median": figure.median, "min": figure.minimum])
+                }),
             "asyncDeliveryNanosecondsPerDelegate": figures(asyncDelivery),
             "bytesPerDelegate": memory,
             "churn": Dictionary(

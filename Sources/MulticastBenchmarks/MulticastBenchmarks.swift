@@ -6,15 +6,17 @@ import Multicast
 /// Measures Multicast against what users would otherwise pick, in one run, and reports ratios. Built without
 /// `-c release`, as `swift run MulticastBenchmarks`, it measures what a debug build costs, which is how a user's
 /// app and tests build Multicast while they are developed: the call table, beside NotificationCenter and the
-/// floors built the same way, the pairs and bulk registration, and the allocations per call.
+/// floors built the same way, the pairs, bulk registration and replace, and the allocations per call.
 /// `--count-allocations NAME N CALLS` runs one contender's `call` alone, for valgrind to count its heap
-/// allocations; `--add-remove NAME N` runs one contender's add-then-remove alone, `--pairs NAME OTHERS COUNT`
-/// adds and removes one delegate `COUNT` times among `OTHERS` and prints ns per pair, `--bulk NAME COUNT` adds
-/// `COUNT` fresh delegates to a new contender and removes them in the bulk scenario's shuffled order and prints
-/// ns per operation, `--ranges FILE...` prints the range of each target and headline ratio over several runs'
-/// `--json` files, and `--churn NAME N SECONDS` one contender under churn, for profiling. `--diagnostics traced`
-/// or `--diagnostics elsewhere`, with any of them, measures Multicast with diagnostics on. `--markdown FILE`
-/// writes the tables that a run, `--bulk-only` or `--ranges` prints to FILE as well.
+/// allocations or callgrind its instructions; `--add-remove NAME N` runs one contender's add-then-remove alone,
+/// `--pairs NAME OTHERS COUNT` adds and removes one delegate `COUNT` times among `OTHERS` and prints ns per pair,
+/// `--bulk NAME COUNT` adds `COUNT` fresh delegates to a new contender and removes them in the bulk scenario's
+/// shuffled order and prints ns per operation, `--replace N COUNT` replaces one owner's registration `COUNT`
+/// times among `N` owned registrations and prints ns per replace, `--ranges FILE...` prints the range of each
+/// target and headline ratio over several runs' `--json` files, and `--churn NAME N SECONDS` one contender under
+/// churn, for profiling. `--diagnostics traced` or `--diagnostics elsewhere`, with any of them, measures
+/// Multicast with diagnostics on. `--markdown FILE` writes the tables that a run, `--bulk-only` or `--ranges`
+/// prints to FILE as well.
 @main
 struct MulticastBenchmarks {
     static func main() throws {
@@ -46,6 +48,9 @@ struct MulticastBenchmarks {
         }
         if arguments.first == "--bulk" {
             return bulkAlone(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "--replace" {
+            return replaceAlone(Array(arguments.dropFirst()))
         }
         if arguments.first == "--churn" {
             return churnAlone(Array(arguments.dropFirst()))
@@ -94,6 +99,7 @@ struct MulticastBenchmarks {
                    MulticastBenchmarks --add-remove CONTENDER N
                    MulticastBenchmarks --pairs CONTENDER OTHERS COUNT
                    MulticastBenchmarks --bulk CONTENDER COUNT
+                   MulticastBenchmarks --replace N COUNT
                    MulticastBenchmarks --ranges JSON...
                    MulticastBenchmarks --churn CONTENDER N SECONDS
             contenders: \(callContenders.map { "\"\($0.name)\"" }.joined(separator: ", "))
@@ -164,24 +170,33 @@ struct MulticastBenchmarks {
         print(String(format: "%.0f ns per operation", nanoseconds))
     }
 
-    /// Runs the bulk scenario alone, with the run's samples and sizes, and prints its table and its targets:
-    /// `--bulk-only`, with `--quick` or not.
+    /// Runs the bulk and replace scenarios alone, with the run's samples and sizes, and prints their tables and
+    /// targets: `--bulk-only`, with `--quick` or not.
     static func bulkScenarioAlone(_ settings: Settings) {
         var report = Report(settings: settings)
-        for size in settings.bulkSizes {
-            Report.log("bulk registration, N = \(size)")
-            report.bulk[size] = measureBulk(size: size, settings: settings)
-        }
-        emit("\n## bulk registration (\(build) build): ns per operation\n")
-        printBySize(bulkContenders.map { $0.name }, settings.bulkSizes) { name, size in
-            report.bulk[size]?[name]?.cell ?? "skipped (quadratic)"
-        }
+        report.measureRegistrationInBulk()
+        emit("# Multicast benchmarks, bulk registration and replace alone, \(build) build")
+        report.printRegistrationInBulk()
         emit("")
         printTable(
             ["figure", "measured", "target", "met"],
-            report.bulkTargets.map {
+            (report.bulkTargets + report.replaceTargets).map {
                 [$0.figure, $0.value, $0.target, $0.met.map { $0 ? "yes" : "NO" } ?? "not measured"]
             })
+    }
+
+    /// Replaces one owner's registration `COUNT` times among `N` owned registrations, as the replace scenario
+    /// does, once.
+    static func replaceAlone(_ arguments: [String]) {
+        guard arguments.count == 2, let size = Int(arguments[0]), size >= 16, let count = Int(arguments[1]) else {
+            usage("--replace takes N (at least 16) and COUNT")
+        }
+        let replacing = Replacing(size: size)
+        let start = now()
+        replacing.replace(count)
+        let elapsed = now() - start
+        replacing.checkEachCalledOnce()
+        print(String(format: "%.0f ns per replace", Double(elapsed) / Double(Swift.max(count, 1))))
     }
 
     /// Runs one churn contender (a name from the churn table) with `N` delegates for `SECONDS`.

@@ -10,6 +10,8 @@ struct Report {
     var pairs: [String: Figure] = [:]
     /// Fresh delegates added to a new multicast and removed in a shuffled order, ns per operation, by size.
     var bulk: [Int: [String: Figure]] = [:]
+    /// One owner's registration replaced among N owned registrations, ns per replace, by N.
+    var replace: [Int: Figure] = [:]
     var memory: [String: Double] = [:]
     var churn: [Int: [String: ChurnFigures]] = [:]
     /// Heap bytes per live delegate of Multicast (weak), quiet and after churn; nil where the heap is not measured.
@@ -18,7 +20,8 @@ struct Report {
     var asyncDelivery: [Int: [String: Figure]] = [:]
 
     /// Runs the scenarios this build measures, one after another: a debug build only the calls, adding and
-    /// removing one delegate among many, bulk registration, and the allocation count.
+    /// removing one delegate among many, bulk registration, replacing an owned registration, and the allocation
+    /// count.
     static func run(_ settings: Settings) -> Report {
         var report = Report(settings: settings)
         for size in settings.callSizes {
@@ -29,10 +32,7 @@ struct Report {
         report.empty = measureCalls(size: 0, settings: settings)
         log("add + remove one delegate among \(settings.pairOthers)")
         report.pairs = measurePairs(others: settings.pairOthers, settings: settings)
-        for size in settings.bulkSizes {
-            log("bulk registration, N = \(size)")
-            report.bulk[size] = measureBulk(size: size, settings: settings)
-        }
+        report.measureRegistrationInBulk()
         if build == "debug" {
             log("allocations per call (valgrind)")
             report.allocations = countAllocations(settings.allocationContenders, sizes: settings.allocationSizes)
@@ -61,6 +61,18 @@ struct Report {
         log("allocations per call (valgrind)")
         report.allocations = countAllocations(settings.allocationContenders, sizes: settings.allocationSizes)
         return report
+    }
+
+    /// Measures the bulk registration and the replace scenarios: what `--bulk-only` runs.
+    mutating func measureRegistrationInBulk() {
+        for size in settings.bulkSizes {
+            Report.log("bulk registration, N = \(size)")
+            bulk[size] = measureBulk(size: size, settings: settings)
+        }
+        for size in settings.replaceSizes {
+            Report.log("replace one owner's registration among \(size)")
+            replace[size] = measureReplace(size: size, settings: settings)
+        }
     }
 
     /// Says on standard error which scenario runs, apart from the tables on standard output.

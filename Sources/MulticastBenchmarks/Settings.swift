@@ -1,4 +1,4 @@
-/// The build this run measures: a debug build runs only the call, pair and bulk scenarios.
+/// The build this run measures: a debug build runs only the call, pair, bulk and replace scenarios.
 #if DEBUG
 let build = "debug"
 #else
@@ -15,6 +15,8 @@ struct Settings {
     var pairOthers: Int
     /// How many fresh delegates the bulk scenario adds to a new multicast and removes, in each build.
     var bulkSizes: [Int]
+    /// Among how many owned registrations one owner's is replaced, in each build.
+    var replaceSizes: [Int]
     /// Rounds of each churn contender, how long each round runs, and at which sizes.
     var churnRounds: Int
     var churnNanoseconds: UInt64
@@ -33,6 +35,7 @@ struct Settings {
         registrationSizes: [1000, 10_000, 100_000],
         pairOthers: 1000,
         bulkSizes: [1000, 100_000],
+        replaceSizes: [1000, 100_000],
         churnRounds: 5,
         churnNanoseconds: 250_000_000,
         churnSizes: [1000, 10_000],
@@ -50,7 +53,7 @@ struct Settings {
         quick.churnRounds = 1
         quick.churnNanoseconds = 100_000_000
         quick.churnMemoryNanoseconds = 500_000_000
-        quick.allocationContenders = [MulticastWeak.self, MulticastStrong.self]
+        quick.allocationContenders = [MulticastWeak.self, MulticastStrong.self, MulticastOwned.self]
         quick.allocationSizes = [1, 1000]
         return quick
     }()

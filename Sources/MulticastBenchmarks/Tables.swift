@@ -35,7 +35,8 @@ extension Report {
                 """
                 Debug figures: Multicast, the contenders and this program are built without optimization, as an \
                 app's debug build builds them; Foundation is the system's, optimized as always. Only the call, \
-                pair and bulk registration scenarios run; `swift run -c release MulticastBenchmarks` measures them all.
+                pair, bulk registration and replace scenarios run; `swift run -c release MulticastBenchmarks` \
+                measures them all.
 
                 """
             )
@@ -59,12 +60,7 @@ extension Report {
         emit("\n## add then remove one delegate while \(settings.pairOthers) others stay: ns per pair\n")
         printTable(
             ["contender", "ns per pair"], pairingContenders.map { [$0.name, pairs[$0.name]?.cell ?? "-"] })
-        emit(
-            "\n## bulk registration: N fresh delegates added to a new multicast, then removed in a shuffled order:"
-                + " ns per operation\n")
-        printBySize(bulkContenders.map { $0.name }, settings.bulkSizes) { name, size in
-            bulk[size]?[name]?.cell ?? "skipped (quadratic)"
-        }
+        printRegistrationInBulk()
         guard build == "release" else {
             emit("\n## targets (debug build)\n")
             printTargets()
@@ -78,7 +74,9 @@ extension Report {
         printBySize(registeringContenders.map { $0.name }, settings.registrationSizes) { name, size in
             registration[size]?[name]?.cell ?? "skipped (quadratic)"
         }
-        emit("\n## memory: heap bytes per registered delegate (N = 10,000; weak side tables excluded)\n")
+        emit(
+            "\n## memory: heap bytes per registered delegate (N = 10,000; the delegates' weak side tables excluded,"
+                + " the owned registrations' owners and their side tables included)\n")
         printTable(
             ["contender", "bytes"],
             callContenders.map { [$0.name, memory[$0.name].map { String(format: "%.0f", $0) } ?? "not measured"] })
@@ -119,6 +117,18 @@ extension Report {
         )
         emit("\n## targets\n")
         printTargets()
+    }
+
+    /// The bulk registration and replace tables, which `--bulk-only` prints too.
+    func printRegistrationInBulk() {
+        emit(
+            "\n## bulk registration: N fresh delegates added to a new multicast, then removed in a shuffled order:"
+                + " ns per operation\n")
+        printBySize(bulkContenders.map { $0.name }, settings.bulkSizes) { name, size in
+            bulk[size]?[name]?.cell ?? "skipped (quadratic)"
+        }
+        emit("\n## replace one owner's registration among N owned registrations: ns per replace\n")
+        printBySize([MulticastOwned.name], settings.replaceSizes) { _, size in replace[size]?.cell ?? "-" }
     }
 
     func printTargets() {

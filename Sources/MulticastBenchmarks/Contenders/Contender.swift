@@ -73,8 +73,16 @@ func callRepeatedly(_ contender: any Contender, _ value: Int, _ repetitions: Int
 /// Contenders that can also register and unregister one delegate at a time.
 protocol Registering: Contender {
     init()
+    /// Makes what registering `receivers` needs besides them, before a sample's clock starts, and returns the
+    /// delegates that a call reaches once they are registered, for the sample's check.
+    func prepare(_ receivers: [Counter]) -> [Counter]
     func register(_ receiver: Counter)
     func unregister(_ receiver: Counter)
+}
+
+extension Registering {
+    /// Nothing to make: the receivers are the delegates.
+    func prepare(_ receivers: [Counter]) -> [Counter] { receivers }
 }
 
 /// A contender with no delegates (a generic function, so that the existential metatype is opened).

@@ -3,9 +3,9 @@
 /// Every contender of the call benchmarks, in table order.
 let callContenders: [any Contender.Type] = {
     var contenders: [any Contender.Type] = [
-        MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self, NotificationCenterWeakNoPayload.self,
-        NotificationCenterStrong.self, SeedOneStyle.self, SeedTwoStyle.self, StrongFloor.self, WeakFloor.self,
-        MulticastMainActor.self,
+        MulticastWeak.self, MulticastStrong.self, MulticastOwned.self, NotificationCenterWeak.self,
+        NotificationCenterWeakNoPayload.self, NotificationCenterStrong.self, SeedOneStyle.self, SeedTwoStyle.self,
+        StrongFloor.self, WeakFloor.self, MulticastMainActor.self,
     ]
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         contenders.append(MainActorMessageWeak.self)
@@ -24,7 +24,8 @@ let pairingContenders: [any Registering.Type] = [MulticastWeak.self, MulticastSt
 /// The contenders of the benchmark that adds many fresh delegates to a new multicast and removes them in a
 /// shuffled order, in table order.
 let bulkContenders: [any Registering.Type] = [
-    MulticastWeak.self, MulticastStrong.self, NotificationCenterWeak.self, SeedOneStyle.self, SeedTwoStyle.self,
+    MulticastWeak.self, MulticastStrong.self, MulticastOwned.self, MulticastOwnedClosure.self,
+    NotificationCenterWeak.self, SeedOneStyle.self, SeedTwoStyle.self,
 ]
 
 /// The contenders of the async-delivery benchmark, in table order.
