@@ -400,4 +400,17 @@ import Testing
         #expect(traces.value.map(\.threw) == [true])
         #expect(traces.value.first?.turns.count == 2)
     }
+
+    @MainActor
+    @Test func aForwarderIsRecordedAtTheSiteOfEvents() {
+        let signIns = MulticastDelegate<any SignInObserver>()
+        signIns.diagnostics = MulticastDiagnostics()
+        let line = #line + 1
+        let events = signIns.events(bufferingPolicy: .unbounded, SignInForwarder.init)
+        let viaRegistration = signIns.registration.events(bufferingPolicy: .unbounded, SignInForwarder.init)
+        defer { extendLifetime((events, viaRegistration)) }
+        let sites = signIns.registeredDelegates().map(\.site)
+        #expect(sites.map(\.?.line) == [UInt(line), UInt(line + 1)])
+        #expect(sites.map(\.?.fileID) == Array(repeating: "MulticastTests/DiagnosticsTests.swift", count: 2))
+    }
 }
