@@ -73,9 +73,9 @@ extension MulticastDelegate {
             _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
             defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
-            // Diagnostics: see MulticastDelegate+TracedAsync.swift.
-            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
-                _ = try await _multicast._inTurnTraced(.inTurnCall, settings: settings) {
+            // Diagnostics: see Diagnostics/Tracing.swift.
+            if _Diagnostics.areOnAnywhere, let start = _multicast._startTrace() {
+                _ = try await _multicast._inTurnTraced(.inTurnCall, start) {
                     delegate async throws(Failure) in
                     try await body(delegate)
                     return false
@@ -109,8 +109,8 @@ extension MulticastDelegate {
         ) async throws(Failure) -> [Answer] {
             var answers: [Answer] = []
             defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
-            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
-                _ = try await _multicast._inTurnTraced(.inTurnMap, settings: settings) {
+            if _Diagnostics.areOnAnywhere, let start = _multicast._startTrace() {
+                _ = try await _multicast._inTurnTraced(.inTurnMap, start) {
                     delegate async throws(Failure) in
                     answers.append(try await transform(delegate))
                     return false
@@ -138,15 +138,7 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func first<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Delegate? {
-            defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
-            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
-                return try await _multicast._inTurnTraced(.inTurnFirst, settings: settings, predicate)
-            }
-            var pass = unsafe _Pass(_multicast._core)
-            while let delegate = pass.nextDelegate(as: Delegate.self) {
-                if try await predicate(delegate) { return delegate }
-            }
-            return nil
+            try await _first(.inTurnFirst, predicate)
         }
 
         /// Returns whether any delegate's async answer to `predicate` is true, asking them one after another, in
@@ -159,10 +151,7 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func contains<Failure: Error>(
             where predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Bool {
-            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
-                return try await _multicast._inTurnTraced(.inTurnContains, settings: settings, predicate) != nil
-            }
-            return try await first(where: predicate) != nil
+            try await _first(.inTurnContains, predicate) != nil
         }
 
         /// Returns whether every delegate's async answer to `predicate` is true, asking them one after another, in
@@ -182,13 +171,45 @@ extension MulticastDelegate {
         nonisolated(nonsending) public func allSatisfy<Failure: Error>(
             _ predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Bool {
-            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
-                return try await _multicast._inTurnTraced(.inTurnAllSatisfy, settings: settings) {
-                    delegate async throws(Failure) in
-                    try await !predicate(delegate)
-                } == nil
+            try await _first(.inTurnAllSatisfy) { delegate async throws(Failure) in try await !predicate(delegate) }
+                == nil
+        }
+
+        /// The first delegate whose answer to `predicate` is true, asking them in turn: ``first(where:)``,
+        /// ``contains(where:)`` and ``allSatisfy(_:)``, traced as `operation` while diagnostics apply.
+        @inlinable
+        nonisolated(nonsending) func _first<Failure: Error>(
+            _ operation: @autoclosure () -> MulticastTrace.Operation,
+            _ predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
+        ) async throws(Failure) -> Delegate? {
+            defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
+            // Diagnostics: see Diagnostics/Tracing.swift.
+            if _Diagnostics.areOnAnywhere, let start = _multicast._startTrace() {
+                return try await _multicast._inTurnTraced(operation(), start, predicate)
             }
-            return try await first(where: { delegate async throws(Failure) in try await !predicate(delegate) }) == nil
+            var untraced = _Untraced()
+            return try await _first(observing: &untraced, predicate)
+        }
+
+        /// The loop of ``first(where:)``, traced or not: asks the delegates `predicate` in turn, telling `observer`
+        /// of each turn, until one answers `true`; returns that delegate. Its pass has ended when it returns.
+        @inlinable
+        nonisolated(nonsending) func _first<Failure: Error, Observer: _TurnObserver & ~Copyable>(
+            observing observer: inout Observer,
+            _ predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
+        ) async throws(Failure) -> Delegate? {
+            var pass = unsafe _Pass(_multicast._core)
+            var keeper: AnyObject?
+            while let slot = unsafe pass.next(keeping: &keeper) {
+                // A copy: it must stay alive across the suspension, and the keeper is let go of at once.
+                let delegate = unsafe slot.copyOfDelegate(as: Delegate.self)
+                keeper = nil
+                unsafe observer.turnBegins(slot)
+                let found = try await predicate(delegate)
+                observer.turnReturned()
+                if found { return delegate }
+            }
+            return nil
         }
     }
 }
@@ -254,12 +275,7 @@ extension MulticastDelegate where Delegate: Sendable {
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: @Sendable (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
-            // Diagnostics: see MulticastDelegate+TracedAsync.swift.
-            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
-                _ = try await _multicast._concurrentlyTraced(.concurrentlyCall, settings: settings, body)
-                return
-            }
-            _ = try await _map(Array(_multicast), body)
+            _ = try await _run(.concurrentlyCall, body)
         }
 
         /// Asks every delegate at once, each in a child task, and returns their answers in the order the
@@ -285,8 +301,18 @@ extension MulticastDelegate where Delegate: Sendable {
         nonisolated(nonsending) public func map<Answer: Sendable, Failure: Error>(
             _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
-            if _Diagnostics.areOnAnywhere, let settings = _multicast._core.diagnosticsForCall {
-                return try await _multicast._concurrentlyTraced(.concurrentlyMap, settings: settings, transform)
+            try await _run(.concurrentlyMap, transform)
+        }
+
+        /// ``map(_:)``, traced as `operation` while diagnostics apply.
+        @inlinable
+        nonisolated(nonsending) func _run<Answer: Sendable, Failure: Error>(
+            _ operation: @autoclosure () -> MulticastTrace.Operation,
+            _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
+        ) async throws(Failure) -> [Answer] {
+            // Diagnostics: see Diagnostics/Tracing.swift.
+            if _Diagnostics.areOnAnywhere, let start = _multicast._startTrace() {
+                return try await _multicast._concurrentlyTraced(operation(), start, transform)
             }
             // Every delegate is listed before the first task starts: a task that removed delegates while the
             // listing walked them would otherwise leave later ones with no task.

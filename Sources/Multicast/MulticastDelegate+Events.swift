@@ -62,6 +62,8 @@ extension MulticastDelegate {
     /// - Parameters:
     ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
     ///   - bufferingPolicy: How many events may wait for the consumer, and which are dropped beyond that.
+    ///   - file: Where the forwarder is added, which diagnostics record; leave the default, the caller's file.
+    ///   - line: Where the forwarder is added, which diagnostics record; leave the default, the caller's line.
     ///   - makeForwarder: Makes the forwarder: a new class instance that yields to the continuation it is
     ///     given. It is called once, before `events` returns.
     /// - Returns: The events, in the order the forwarder yielded them.
@@ -70,12 +72,26 @@ extension MulticastDelegate {
     public func events<Element>(
         of elementType: Element.Type = Element.self,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ makeForwarder: (AsyncStream<Element>.Continuation) -> Delegate
     ) -> Events<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         let forwarder = makeForwarder(continuation)
-        if !add(forwarder) { Self._refuseRegisteredForwarder(forwarder) }
+        if !add(forwarder, file: file, line: line) { Self._refuseRegisteredForwarder(forwarder) }
         return Events(_EventsSubscription(multicast: self, forwarder: forwarder, stream: stream))
+    }
+
+    /// Returns the events that a forwarder receives from now on, as an asynchronous sequence: the spelling
+    /// without the site, for code built against it; a call that names no site finds
+    /// ``events(of:bufferingPolicy:file:line:_:)``, which records the caller's.
+    @_disfavoredOverload
+    public func events<Element>(
+        of elementType: Element.Type = Element.self,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        _ makeForwarder: (AsyncStream<Element>.Continuation) -> Delegate
+    ) -> Events<Element> {
+        events(of: elementType, bufferingPolicy: bufferingPolicy, file: #fileID, line: #line, makeForwarder)
     }
 
     @inline(never)
@@ -154,6 +170,8 @@ extension MulticastDelegate.Registration {
     /// - Parameters:
     ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
     ///   - bufferingPolicy: How many events may wait for the consumer, and which are dropped beyond that.
+    ///   - file: Where the forwarder is added, which diagnostics record; leave the default, the caller's file.
+    ///   - line: Where the forwarder is added, which diagnostics record; leave the default, the caller's line.
     ///   - makeForwarder: Makes the forwarder: a new class instance that yields to the continuation it is
     ///     given. It is called once, before `events` returns.
     /// - Returns: The events, in the order the forwarder yielded them.
@@ -162,9 +180,23 @@ extension MulticastDelegate.Registration {
     public func events<Element>(
         of elementType: Element.Type = Element.self,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ makeForwarder: (AsyncStream<Element>.Continuation) -> Delegate
     ) -> MulticastDelegate.Events<Element> {
-        _multicast.events(of: elementType, bufferingPolicy: bufferingPolicy, makeForwarder)
+        _multicast.events(of: elementType, bufferingPolicy: bufferingPolicy, file: file, line: line, makeForwarder)
+    }
+
+    /// Returns the events that a forwarder receives from now on, as an asynchronous sequence: the spelling
+    /// without the site, for code built against it; a call that names no site finds
+    /// ``events(of:bufferingPolicy:file:line:_:)``, which records the caller's.
+    @_disfavoredOverload
+    public func events<Element>(
+        of elementType: Element.Type = Element.self,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        _ makeForwarder: (AsyncStream<Element>.Continuation) -> Delegate
+    ) -> MulticastDelegate.Events<Element> {
+        _multicast.events(of: elementType, bufferingPolicy: bufferingPolicy, file: #fileID, line: #line, makeForwarder)
     }
 }
 

@@ -93,6 +93,10 @@ public final class MulticastDelegate<Delegate> {
     @usableFromInline
     let _core: _Core
 
+    /// What diagnostics keep for this multicast: its label, its settings, where its delegates were added (see
+    /// Diagnostics/Notes.swift). Nothing of it is in the core.
+    let _notes: _Notes
+
     /// Creates a multicast with no delegates.
     ///
     /// - Precondition: `Delegate` is a class, or a protocol or composition other than `any Error`, alone or with a
@@ -100,14 +104,16 @@ public final class MulticastDelegate<Delegate> {
     ///   box, which the multicast cannot hold weakly): not a closure, an optional, a struct, an enum, a tuple or
     ///   a metatype. Declare a protocol for the events instead.
     public init() {
-        _core = Self._makeCore(label: nil)
+        _core = Self._makeCore()
+        _notes = _Notes(label: nil)
     }
 
     /// Creates a multicast whose way of finding a delegate's object is chosen from `size` and `alignment`, given
     /// in place of what `MemoryLayout<Delegate>` says: for tests that make the two disagree. The storage is
     /// laid out by `MemoryLayout` all the same.
     init(choosingTheFastPathFromSize size: Int, alignment: Int) {
-        _core = Self._makeCore(label: nil, size: size, alignment: alignment)
+        _core = Self._makeCore(size: size, alignment: alignment)
+        _notes = _Notes(label: nil)
     }
 
     /// Creates a multicast with no delegates, named `label` in its traces and descriptions.
@@ -123,25 +129,25 @@ public final class MulticastDelegate<Delegate> {
     /// - Parameter label: The multicast's name in traces and in ``debugDescription``.
     /// - Precondition: `Delegate` is a type that ``init()`` accepts.
     public init(label: String) {
-        _core = Self._makeCore(label: label)
+        _core = Self._makeCore()
+        _notes = _Notes(label: label)
     }
 
     /// The core of a new multicast, once `Delegate` is known to be fit; the fast path is chosen from `size` and
     /// `alignment`, which are `MemoryLayout`'s but in tests.
     static func _makeCore(
-        label: String?, size: Int = MemoryLayout<Delegate>.size, alignment: Int = MemoryLayout<Delegate>.alignment
+        size: Int = MemoryLayout<Delegate>.size, alignment: Int = MemoryLayout<Delegate>.alignment
     ) -> _Core {
         _refuseUnfitDelegateType()
         let delegatesAreReferences = unsafe _Slot.valuesAreReferences(
             kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self), size: size,
             alignment: alignment)
-        return _Core(
-            layout: _DelegateLayout(of: Delegate.self), delegatesAreReferences: delegatesAreReferences, label: label)
+        return _Core(layout: _DelegateLayout(of: Delegate.self), delegatesAreReferences: delegatesAreReferences)
     }
 
     /// The name given to ``init(label:)``; nil for a multicast made with ``init()``.
     public var label: String? {
-        _core.label
+        _notes.label
     }
 
     /// Adds a delegate, held weakly, after those already registered.
@@ -258,21 +264,21 @@ public final class MulticastDelegate<Delegate> {
         // object itself. The core copies the value's bits, a bit copy of a value that is not trivial, outside the
         // rule of `copyMemory(from:byteCount:)` ("must be initialized to a trivial type"): it holds because the
         // stored bits never count the object (the slot's weak reference or strong count owns it), and the value
-        // here stays the caller's, destroyed by it alone (see `_Slot`). While diagnostics are on somewhere, the
-        // core's out-of-line add records the site if they apply (see MulticastDelegate+Diagnostics.swift): a branch
-        // in the closure, since an out-of-line call that took the delegate made the optimizer retain and release it
-        // around the checks above (callgrind: about 190 more instructions per add and remove of a strong delegate).
+        // here stays the caller's, destroyed by it alone (see `_Slot`). While diagnostics are on somewhere, an
+        // out-of-line add records the site if they apply (see Diagnostics/Notes.swift): a branch in the closure,
+        // since an out-of-line call that took the delegate made the optimizer retain and release it around the
+        // checks above (callgrind: about 190 more instructions per add and remove of a strong delegate).
         unsafe Delegate.self == Any.self
             ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
                 unsafe _Diagnostics.areOnAnywhere
-                    ? core.addRecordingSite(
-                        bitsOf: $0, object: object, owner: owner, holding: holding, fileID: file, line: line)
+                    ? _addRecordingSite(
+                        bitsOf: $0, object: object, owner: owner, holding: holding, to: core, file: file, line: line)
                     : core.add(bitsOf: $0, object: object, owner: owner, holding: holding)
             }
             : unsafe withUnsafePointer(to: delegate) {
                 unsafe _Diagnostics.areOnAnywhere
-                    ? core.addRecordingSite(
-                        bitsOf: $0, object: object, owner: owner, holding: holding, fileID: file, line: line)
+                    ? _addRecordingSite(
+                        bitsOf: $0, object: object, owner: owner, holding: holding, to: core, file: file, line: line)
                     : core.add(bitsOf: $0, object: object, owner: owner, holding: holding)
             }
     }
@@ -431,15 +437,29 @@ public final class MulticastDelegate<Delegate> {
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
         defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
-        // Diagnostics: see MulticastDelegate+Diagnostics.swift.
-        if _Diagnostics.areOnAnywhere, let settings = _core.diagnosticsForCall {
-            return try _callTraced(body, settings: settings)
+        // Diagnostics: see Diagnostics/Tracing.swift.
+        if _Diagnostics.areOnAnywhere, let start = _startTrace() {
+            return try _callTraced(body, start)
         }
+        var untraced = _Untraced()
+        try _call(body, observing: &untraced)
+    }
+
+    /// The loop of ``call(_:)-rlcb``, traced or not: calls `body` with every delegate, telling `observer` of each
+    /// turn. The one place where a pass is ended by hand (see "Writing the call path" in CONTRIBUTING.md); an
+    /// untraced call's observer, inlined, leaves the loop as it would be without one.
+    @inlinable
+    @inline(always)
+    func _call<Failure: Error, Observer: _TurnObserver & ~Copyable>(
+        _ body: (Delegate) throws(Failure) -> Void, observing observer: inout Observer
+    ) throws(Failure) {
         var pass = unsafe _Pass(_core)
         var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {
             while let slot = unsafe pass.next(keeping: &keeper) {
+                unsafe observer.turnBegins(slot)
                 unsafe try slot.lend(as: Delegate.self, body)
+                observer.turnReturned()
             }
         } catch {
             pass.finish()

@@ -20,20 +20,14 @@ package final class _Core {
     @usableFromInline
     package let delegatesAreReferences: Bool
 
-    /// What diagnostics keep: the label, the settings, the sites (see Diagnostics.swift). Guarded by the lock; nil
-    /// for a multicast that has none of them.
-    var notes: _Notes?
-
-    package init(layout: _DelegateLayout, delegatesAreReferences: Bool, label: String? = nil) {
+    package init(layout: _DelegateLayout, delegatesAreReferences: Bool) {
         self.delegatesAreReferences = delegatesAreReferences
         lock = _Lock()
         unsafe registry = .allocate(capacity: 1)
         unsafe registry.initialize(to: _Registry(layout: layout))
-        if let label { notes = _Notes(label: label) }
     }
 
     deinit {
-        if notes?.settings != nil { _Diagnostics.count(on: false) }
         unsafe registry.pointee.deallocateIndex()
         unsafe registry.deinitialize(count: 1)
         unsafe registry.deallocate()

@@ -45,11 +45,11 @@ typealias _LockPrimitive = pthread_mutex_t
 /// optimized one. Noncopyable, so that it is destroyed once, by its owner.
 @safe  // the primitive's memory is its own, freed once, by deinit
 @usableFromInline
-struct _Lock: ~Copyable {
+package struct _Lock: ~Copyable {
     @usableFromInline
     let primitive: UnsafeMutablePointer<_LockPrimitive>
 
-    init() {
+    package init() {
         unsafe primitive = .allocate(capacity: 1)
         #if canImport(WinSDK)
         unsafe InitializeSRWLock(primitive)
@@ -82,7 +82,7 @@ struct _Lock: ~Copyable {
 
     @inlinable
     @inline(always)
-    func lock() {
+    package func lock() {
         #if canImport(WinSDK)
         unsafe AcquireSRWLockExclusive(primitive)
         #elseif canImport(Darwin)
@@ -97,7 +97,7 @@ struct _Lock: ~Copyable {
 
     @inlinable
     @inline(always)
-    func unlock() {
+    package func unlock() {
         #if canImport(WinSDK)
         unsafe ReleaseSRWLockExclusive(primitive)
         #elseif canImport(Darwin)

@@ -309,10 +309,11 @@ package struct _Slot {
         unsafe state.pointee.owner
     }
 
-    /// The delegate's object, whose count a strong or owned slot owns, unretained.
+    /// The delegate's object, unretained: the one whose count a strong or owned slot owns, and which a slot that
+    /// a pass has just given is kept alive by the pass.
     @inlinable
     @inline(always)
-    var object: Unmanaged<AnyObject> {
+    package var object: Unmanaged<AnyObject> {
         unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(delegate).load(as: UnsafeRawPointer.self))
     }
 

@@ -400,4 +400,194 @@ import Testing
         #expect(traces.value.map(\.threw) == [true])
         #expect(traces.value.first?.turns.count == 2)
     }
+
+    @Test func switchingOtherSettingsOnManyThreadsLeavesEveryCallOfATracedMulticastTraced() {
+        let traced = MulticastDelegate<any Listener & Sendable>(label: "untouched")
+        let switchedMulticast = MulticastDelegate<any Listener & Sendable>(label: "switched")
+        let traces = Guarded(0)
+        traced.diagnostics = MulticastDiagnostics(traceHandler: { trace in
+            if trace.label == "untouched" { traces.withValue { $0 += 1 } }
+        })
+        defer { traced.diagnostics = nil }
+        let listener = SharedListener("a")
+        traced.add(listener)
+        defer { extendLifetime(listener) }
+        let settings = MulticastDiagnostics()
+        let switchers = 4
+        let switched = Guarded(0)
+        let calls = Guarded(0)
+        let calling = Guarded(false)
+        // Two threads switch another multicast's settings on and off, two the process's, a fixed number of times;
+        // another calls the traced multicast from before they start until they are done.
+        onThreads(switchers + 1) { thread in
+            guard thread > 0 else {
+                calling.value = true
+                var round = 0
+                while switched.value < switchers {
+                    traced.call { $0.hear(round) }
+                    round += 1
+                }
+                calls.value = round
+                return
+            }
+            while !calling.value { sched_yield() }
+            for _ in 0..<200_000 {
+                if thread <= 2 {
+                    switchedMulticast.diagnostics = settings
+                    switchedMulticast.diagnostics = nil
+                } else {
+                    MulticastDiagnostics.processWide = settings
+                    MulticastDiagnostics.processWide = nil
+                }
+            }
+            switched.withValue { $0 += 1 }
+        }
+        #expect(calls.value > 0)
+        #expect(traces.value == calls.value, "calls of a multicast whose settings never changed went untraced")
+        #expect(MulticastDiagnostics.processWide == nil && switchedMulticast.diagnostics == nil)
+    }
+
+    @Test func aTraceKeepsTheSiteOfADelegateRemovedInALaterTurn() {
+        let delegates = MulticastDelegate<any Listener>(label: "removed-later")
+        let traces = Guarded<[MulticastTrace]>([])
+        delegates.diagnostics = Self.collecting("removed-later", into: traces)
+        let churned = Recorder("churned", log: log)
+        let first = Recorder("first", log: log)
+        let line = #line + 1
+        delegates.add(first)
+        // Removes the first delegate, then makes registrations enough that an add would drop the sites of those
+        // that ended, while the call, whose trace needs the first's site, is under way.
+        let remover = Recorder("remover", log: log) { _ in
+            delegates.remove(first)
+            for _ in 0..<20 {
+                delegates.add(churned)
+                delegates.remove(churned)
+            }
+        }
+        delegates.add(remover)
+        defer { extendLifetime((first, remover, churned)) }
+
+        delegates.call { $0.hear(1) }
+
+        #expect(log.calls == ["first", "remover"])
+        #expect(traces.value.first?.turns.map(\.site?.line) == [UInt(line), UInt(line + 10)])
+    }
+
+    @Test func aListingAfterManyEndedRegistrationsStillHasTheSitesOfTheLiveOnes() {
+        let delegates = MulticastDelegate<any Listener>()
+        delegates.diagnostics = MulticastDiagnostics()
+        let kept = Recorder("kept", log: log)
+        let churned = Recorder("churned", log: log)
+        defer { extendLifetime((kept, churned)) }
+        let line = #line + 1
+        delegates.add(kept)
+        for _ in 0..<100 {
+            delegates.add(churned)
+            delegates.remove(churned)
+        }
+        #expect(delegates.registeredDelegates().map(\.site?.line) == [UInt(line)])
+    }
+
+    /// Operations of the async views, each traced; each asks its question of every delegate and finds none.
+    static let tracedViews: [String] = [
+        "inTurn.call", "inTurn.map", "inTurn.first", "inTurn.contains", "inTurn.allSatisfy", "concurrently.call",
+        "concurrently.map",
+    ]
+
+    /// Runs the operation of a view that `name` names on `delegates`, asking each delegate a question that finds
+    /// none.
+    static func run(_ name: String, on delegates: MulticastDelegate<any Worker>) async {
+        switch name {
+        case "inTurn.call": await delegates.inTurn.call { _ in }
+        case "inTurn.map": _ = await delegates.inTurn.map { $0.name }
+        case "inTurn.first": _ = await delegates.inTurn.first { _ in false }
+        case "inTurn.contains": _ = await delegates.inTurn.contains { _ in false }
+        case "inTurn.allSatisfy": _ = await delegates.inTurn.allSatisfy { _ in true }
+        case "concurrently.call": await delegates.concurrently.call { _ in }
+        case "concurrently.map": _ = await delegates.concurrently.map { $0.name }
+        default: Issue.record("no operation named \(name)")
+        }
+    }
+
+    @Test(arguments: tracedViews)
+    func aStrongDelegateThatATraceHandlerRemovesIsReleasedAtOnce(_ operation: String) async {
+        let delegates = MulticastDelegate<any Worker>(label: "released")
+        let worker = WeakWorker()
+        do {
+            let added = NamedWorker("a")
+            worker.object = added
+            delegates.add(added, retention: .strong)
+        }
+        let releasedAtOnce = Guarded<[Bool]>([])
+        delegates.diagnostics = MulticastDiagnostics(traceHandler: { trace in
+            guard trace.label == "released" else { return }
+            let removed = worker.remove(from: delegates)
+            releasedAtOnce.withValue { $0.append(removed && worker.object == nil) }
+        })
+        await Self.run(operation, on: delegates)
+        #expect(releasedAtOnce.value == [true], "\(operation)")
+    }
+
+    @Test(arguments: [false, true])
+    func aConcurrentCallLetsGoOfEachDelegateWhenItsBodyReturnsTracedOrNot(_ traced: Bool) async {
+        let delegates = MulticastDelegate<any Worker>(label: "let-go")
+        if traced { delegates.diagnostics = MulticastDiagnostics() }
+        let quick = WeakWorker()
+        do {
+            let added = NamedWorker("quick")
+            quick.object = added
+            delegates.add(added, retention: .strong)
+        }
+        let slow = NamedWorker("slow")
+        delegates.add(slow, retention: .strong)
+        defer { extendLifetime(slow) }
+        let quickReturned = Guarded(false)
+        let releasedWhileSlowRuns = Guarded<Bool?>(nil)
+        await delegates.concurrently.call { worker in
+            guard worker.name == "slow" else {
+                quickReturned.value = true
+                return
+            }
+            // Waits for the quick body to return, removes its delegate, and waits for the delegate to go: its
+            // task, done, holds it no more. A time limit only ends the wait of a test that fails.
+            let deadline = Self.nanoseconds() + 10_000_000_000
+            while !quickReturned.value && Self.nanoseconds() < deadline { await Task.yield() }
+            _ = quick.remove(from: delegates)
+            while quick.object != nil && Self.nanoseconds() < deadline {
+                try? await Task.sleep(nanoseconds: 1_000_000)
+            }
+            releasedWhileSlowRuns.value = quick.object == nil
+        }
+        #expect(releasedWhileSlowRuns.value == true)
+    }
+
+    static func nanoseconds() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds
+    }
+
+    @MainActor
+    @Test func aForwarderIsRecordedAtTheSiteOfEvents() {
+        let signIns = MulticastDelegate<any SignInObserver>()
+        signIns.diagnostics = MulticastDiagnostics()
+        let line = #line + 1
+        let events = signIns.events(bufferingPolicy: .unbounded, SignInForwarder.init)
+        let viaRegistration = signIns.registration.events(bufferingPolicy: .unbounded, SignInForwarder.init)
+        defer { extendLifetime((events, viaRegistration)) }
+        let sites = signIns.registeredDelegates().map(\.site)
+        #expect(sites.map(\.?.line) == [UInt(line), UInt(line + 1)])
+        #expect(sites.map(\.?.fileID) == Array(repeating: "MulticastTests/DiagnosticsTests.swift", count: 2))
+    }
+}
+
+/// A worker held weakly, which a test removes from a multicast without keeping it alive.
+final class WeakWorker: @unchecked Sendable {
+    weak var object: NamedWorker?
+
+    /// Removes the worker from `delegates`; returns whether it was registered. The strong reference taken for the
+    /// removal is let go of when this returns.
+    @inline(never)
+    func remove(from delegates: MulticastDelegate<any Worker>) -> Bool {
+        guard let object else { return false }
+        return delegates.remove(object)
+    }
 }

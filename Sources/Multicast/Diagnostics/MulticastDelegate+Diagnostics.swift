@@ -1,7 +1,8 @@
 // Diagnostics: where each delegate was added, a trace of every call, slow delegates, and who is still registered.
 // Off by default, and free while off: a call and an add each read one word, which is nonzero only while some
-// multicast or the process has diagnostics on (`_Diagnostics` in the core), and take the paths here only then.
-// How traces and sites read as text is in MulticastTrace+Description.swift.
+// multicast or the process has diagnostics on (`_Diagnostics` in the core), and take the paths of this folder only
+// then. What a multicast keeps for them is in Notes.swift; how a call is traced, in Tracing.swift; how traces and
+// sites read as text, in MulticastTrace+Description.swift.
 
 import _MulticastCore
 
@@ -12,20 +13,22 @@ import _MulticastCore
 /// (Named for the registration it marks, as ``MulticastDelegate/registeredDelegates()`` lists them: a
 /// `SourceLocation` would clash with Swift Testing's in a test file that imports both.)
 public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
-    let _site: _Site
+    let _fileID: StaticString
+    let _line: UInt
 
-    init(_ site: _Site) {
-        _site = site
+    init(fileID: StaticString, line: UInt) {
+        _fileID = fileID
+        _line = line
     }
 
     /// The `#fileID` of the `add` call: the module and the file's name, `Chat/ChatSession.swift`.
     public var fileID: String {
-        _site.fileID.description
+        _fileID.description
     }
 
     /// The line of the `add` call.
     public var line: UInt {
-        _site.line
+        _line
     }
 
     /// The file's name without its module, and the line: `ChatSession.swift:40`, as an editor's "go to" reads it.
@@ -59,7 +62,8 @@ public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
 /// Diagnostics are off by default, and free while off: with no settings on any multicast or the process, a
 /// call and an add each read one word more than they would without diagnostics, and record nothing. While
 /// some multicast has settings, each call and add of the others also looks up whether settings apply to it,
-/// under its lock and the process-wide settings' lock, and then runs as it would without diagnostics.
+/// under the lock of its diagnostics and the process-wide settings' lock, and then runs as it would without
+/// diagnostics.
 ///
 /// While settings apply to a multicast, from its own ``MulticastDelegate/diagnostics`` or else from
 /// ``processWide``:
@@ -126,8 +130,8 @@ public struct MulticastDiagnostics: Sendable {
     /// It may be set and read from any thread. A call that starts after the setting, in the order that the
     /// thread's own code or any synchronization gives, sees it.
     public static var processWide: MulticastDiagnostics? {
-        get { (_Diagnostics.processWide as? _DiagnosticsBox)?.settings }
-        set { _Diagnostics.processWide = newValue.map(_DiagnosticsBox.init) }
+        get { _ProcessWideSettings.shared.settings?.settings }
+        set { _ProcessWideSettings.shared.settings = newValue.map(_DiagnosticsBox.init) }
     }
 }
 
@@ -142,8 +146,8 @@ extension MulticastDelegate {
     ///
     /// It may be set and read from any thread; a call that starts after the setting sees it.
     public var diagnostics: MulticastDiagnostics? {
-        get { (_core.diagnostics as? _DiagnosticsBox)?.settings }
-        set { _core.diagnostics = newValue.map(_DiagnosticsBox.init) }
+        get { _notes.settings?.settings }
+        set { _notes.settings = newValue.map(_DiagnosticsBox.init) }
     }
 
     /// A registered delegate, how it is held, and where it was added.
@@ -170,16 +174,18 @@ extension MulticastDelegate {
     /// A site is known for the delegates added while diagnostics were on for this multicast or the process.
     ///
     /// - Returns: A snapshot that holds every delegate in it strongly: let go of it when done.
-    /// - Complexity: O(*n*): one pass, and the lock once more to read the sites.
+    /// - Complexity: O(*n*): one pass, and the lock of the multicast's diagnostics twice, around the pass, to read
+    ///   the sites.
     public func registeredDelegates() -> [RegisteredDelegate] {
+        // The reading begins before the pass, so that no record the pass may need is dropped before it is read.
+        let reading = _NotesReading(_notes)
         let delegates = _liveDelegates()
-        let sites = _core.sites(of: delegates.map(\.registration))
+        let records = reading.end(lookingUp: delegates.map(\.registration))
         var registered: [RegisteredDelegate] = []
         registered.reserveCapacity(delegates.count)
-        for (live, site) in zip(delegates, sites) {
+        for (live, record) in zip(delegates, records) {
             registered.append(
-                RegisteredDelegate(
-                    delegate: live.delegate, retention: live.retention, site: site.map(RegistrationSite.init)))
+                RegisteredDelegate(delegate: live.delegate, retention: live.retention, site: record?.site))
         }
         return registered
     }
@@ -195,65 +201,6 @@ extension MulticastDelegate {
                 (slot.copyOfDelegate(as: Delegate.self), slot.isStrong ? .strong : .weak, slot.registration))
         }
         return delegates
-    }
-
-    /// ``call(_:)-rlcb`` while diagnostics apply to this multicast: times each turn, then gives the trace to the
-    /// handlers of `settings`, the boxed settings that the core keeps.
-    @usableFromInline
-    @inline(never)
-    func _callTraced<Failure: Error>(
-        _ body: (Delegate) throws(Failure) -> Void, settings: AnyObject
-    ) throws(Failure) {
-        let settings = _DiagnosticsBox.settings(settings)
-        var recorder = _TraceRecorder(operation: .call)
-        recorder.interval = _SignpostInterval(settings.signposts, operation: recorder.operation, label: _core.label)
-        var pass = unsafe _Pass(_core)
-        var keeper: AnyObject?
-        do throws(Failure) {
-            while let slot = unsafe pass.next(keeping: &keeper) {
-                unsafe try slot.lend(as: Delegate.self) { delegate throws(Failure) in
-                    unsafe recorder.begin(delegate, of: self, strong: slot.isStrong, registration: slot.registration)
-                    try body(delegate)
-                }
-                recorder.end()
-            }
-        } catch {
-            recorder.end()
-            pass.finish()
-            _deliver(recorder, threw: true, to: settings)
-            throw error
-        }
-        pass.finish()
-        _deliver(recorder, threw: false, to: settings)
-    }
-
-    /// Gives the trace that `recorder` made, and its slow turns, to the handlers of `settings`, with no lock
-    /// held and the thread marked as running them.
-    func _deliver(_ recorder: _TraceRecorder, threw: Bool, to settings: MulticastDiagnostics) {
-        let ended = _Diagnostics.now
-        recorder.interval?.end()  // see MulticastDelegate+Signposts.swift
-        let sites = _core.sites(of: recorder.turns.map(\.registration))
-        var turns: [MulticastTrace.Turn] = []
-        turns.reserveCapacity(recorder.turns.count)
-        for (turn, site) in zip(recorder.turns, sites) {
-            turns.append(
-                MulticastTrace.Turn(
-                    delegateType: turn.delegateType, delegateID: turn.delegateID,
-                    retention: turn.strong ? .strong : .weak, site: site.map(RegistrationSite.init),
-                    elapsedNanoseconds: turn.ended &- turn.started))
-        }
-        let trace = MulticastTrace(
-            _multicastType: Self.self, label: _core.label, operation: recorder.operation, turns: turns,
-            elapsedNanoseconds: ended &- recorder.started, threw: threw)
-        _Diagnostics.runHooks {
-            settings.traceHandler?(trace)
-            guard let threshold = settings.slowTurnNanoseconds, let slowTurnHandler = settings.slowTurnHandler else {
-                return
-            }
-            for turn in trace.turns where turn.elapsedNanoseconds > threshold {
-                slowTurnHandler(turn, trace)
-            }
-        }
     }
 }
 
@@ -338,97 +285,4 @@ public struct MulticastTrace: Sendable {
 
     /// Whether the call ended with an error that a delegate's turn threw: the last turn.
     public let threw: Bool
-}
-
-/// The settings as the core keeps them: it stores an object of a type it does not know.
-final class _DiagnosticsBox: Sendable {
-    let settings: MulticastDiagnostics
-
-    init(_ settings: MulticastDiagnostics) {
-        self.settings = settings
-    }
-
-    /// The settings in `box`, which the core has from this module, boxed.
-    static func settings(_ box: AnyObject) -> MulticastDiagnostics {
-        unsafe unsafeDowncast(box, to: _DiagnosticsBox.self).settings
-    }
-}
-
-/// What a traced call records as it goes: when it started, and each turn. Sites are looked up once it ends.
-struct _TraceRecorder {
-    struct Turn {
-        var delegateType: any AnyObject.Type
-        var delegateID: ObjectIdentifier
-        var strong: Bool
-        var registration: Int64
-        var started: UInt64
-        var ended: UInt64
-    }
-
-    let operation: MulticastTrace.Operation
-    let started: UInt64
-    var turns: [Turn] = []
-    /// The call's interval in Instruments, if its settings have signposts; ended as the trace is delivered.
-    var interval: _SignpostInterval?
-
-    /// Starts recording a call that started at `started`, by default now.
-    init(operation: MulticastTrace.Operation, started: UInt64 = _Diagnostics.now) {
-        self.operation = operation
-        self.started = started
-    }
-
-    /// Starts the turn of `delegate`, a delegate of `multicast`.
-    mutating func begin<Delegate>(
-        _ delegate: Delegate, of multicast: MulticastDelegate<Delegate>, strong: Bool, registration: Int64
-    ) {
-        let object = unsafe _Slot.object(of: delegate, knownToBeOne: multicast._core.delegatesAreReferences)!
-            .takeUnretainedValue()
-        turns.append(
-            Turn(
-                delegateType: type(of: object), delegateID: ObjectIdentifier(object), strong: strong,
-                registration: registration, started: 0, ended: 0))
-        turns[turns.count - 1].started = _Diagnostics.now  // last, so that the turn's time is the body's
-    }
-
-    /// Records the turn of `delegate`, a delegate of `multicast`, that ran from `started` to `ended`.
-    mutating func record<Delegate>(
-        _ delegate: Delegate, of multicast: MulticastDelegate<Delegate>, strong: Bool, registration: Int64,
-        started: UInt64, ended: UInt64
-    ) {
-        begin(delegate, of: multicast, strong: strong, registration: registration)
-        turns[turns.count - 1].started = started
-        turns[turns.count - 1].ended = ended
-    }
-
-    /// Ends the turn begun last, if it has not ended.
-    mutating func end() {
-        let now = _Diagnostics.now
-        if turns.count > 0 && turns[turns.count - 1].ended == 0 { turns[turns.count - 1].ended = now }
-    }
-}
-
-/// The start and end of each child task of a traced concurrent call, a position per delegate.
-///
-/// Unchecked: each position is written by one child task alone, and read once the group has ended. Unsafe: the
-/// positions are not checked, and the memory is freed by hand, once.
-@unsafe
-struct _TurnTimes: @unchecked Sendable {
-    let times: UnsafeMutableBufferPointer<(started: UInt64, ended: UInt64)>
-
-    init(count: Int) {
-        unsafe times = .allocate(capacity: count)
-        unsafe times.initialize(repeating: (0, 0))
-    }
-
-    func set(_ position: Int, started: UInt64, ended: UInt64) {
-        unsafe times[position] = (started, ended)
-    }
-
-    subscript(position: Int) -> (started: UInt64, ended: UInt64) {
-        unsafe times[position]
-    }
-
-    func deallocate() {
-        unsafe times.deallocate()
-    }
 }

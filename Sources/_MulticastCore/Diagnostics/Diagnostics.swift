@@ -1,0 +1,83 @@
+import _MulticastShims
+
+// What the core offers diagnostics: the switch that tells every call and add whether to look, the clock and
+// thread state that traces use, and reads of the registry that name registrations. Diagnostics keep no state in
+// the core: the settings, the label and what is recorded of each registration are Multicast's
+// (Sources/Multicast/Diagnostics).
+
+/// The switch that keeps diagnostics free while they are off, and the clock and thread state that traces use.
+///
+/// Every call and add reads ``areOnAnywhere`` once: one relaxed load of a word of the shims that is nonzero
+/// while any multicast, or the process, has diagnostics on. Only then do they take the out-of-line paths that
+/// look for the settings in effect. The word counts: each multicast whose settings are set counts one, and the
+/// process-wide settings one. Each change of settings counts its transition under the lock that guards those
+/// settings, in the critical section that makes it, so that two changes of the same settings count in the order
+/// they were made: the word is zero exactly when no settings are set. A thread that sets settings sees its own
+/// calls traced at once; another thread sees them from its next call that follows, in memory order, the change.
+@usableFromInline
+package enum _Diagnostics {
+    /// Whether any multicast, or the process, has diagnostics on.
+    @inlinable
+    @inline(always)
+    package static var areOnAnywhere: Bool {
+        _multicast_diagnosed_load_relaxed() != 0
+    }
+
+    /// Counts settings that were set (`true`) or cleared (`false`). Call it with the lock that guards those
+    /// settings held, in the critical section that changed them.
+    package static func count(on: Bool) {
+        _multicast_diagnosed_add_relaxed(on ? 1 : -1)
+    }
+
+    /// Nanoseconds of a monotonic clock, from an arbitrary start.
+    package static var now: UInt64 {
+        _multicast_monotonic_nanoseconds()
+    }
+
+    /// Whether the calling thread is running a diagnostics hook: a call made from a hook is not traced, so that
+    /// a hook that calls a multicast does not trace itself without end.
+    package static var isRunningHook: Bool {
+        _multicast_hooks_running() != 0
+    }
+
+    /// Runs `hooks`, the user's diagnostics code, marking the thread as running a hook meanwhile.
+    package static func runHooks(_ hooks: () -> Void) {
+        _multicast_hooks_running_add(1)
+        defer { _multicast_hooks_running_add(-1) }
+        hooks()
+    }
+}
+
+extension _Core {
+    /// The number of `owner`'s registration (an owned one if `owned`, else `owner` as a delegate of its own), if
+    /// it has one: what an add that diagnostics watch asks once it has added.
+    package func registration(of owner: Unmanaged<AnyObject>, owned: Bool) -> Int64? {
+        withLock { registry in
+            guard let found = unsafe registry.find(owner, owned: owned) else { return nil }
+            return unsafe registry.slots.key(at: found.position).registration
+        }
+    }
+
+    /// The numbers of the registrations that have not ended, in increasing order (a delegate that died is
+    /// registered until it is reclaimed), and the number of the newest registration made: a registration up to
+    /// that number that is not listed has ended for good, since numbers are never reused.
+    package func registrations() -> (registered: [Int64], newest: Int64) {
+        withLock { registry in
+            let slots = unsafe registry.slots
+            var registered: [Int64] = []
+            registered.reserveCapacity(unsafe slots.count - registry.vacancies)
+            for position in unsafe 0..<slots.count {
+                let key = unsafe slots.key(at: position)
+                if key.isCallable { registered.append(key.registration) }
+            }
+            return (registered, registry.newestRegistration)
+        }
+    }
+}
+
+extension _Slot {
+    /// The number of the registration that the slot holds, or held.
+    package var registration: Int64 {
+        unsafe key.registration
+    }
+}
