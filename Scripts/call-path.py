@@ -20,14 +20,18 @@ OUT_OF_LINE = {
     "_Core.reclaimDeadDelegates()": "an add to a full storage, before it grows",
     "_Core.passEnded(collect:reclaim:)": "a pass that leaves last with work waiting, or found many dead delegates",
     "_Core.diagnosticsForCall.getter": "diagnostics are on somewhere (behind `_Diagnostics.areOnAnywhere`)",
-    "_Core.addRecordingSite(bitsOf:object:strong:fileID:line:)": "diagnostics are on somewhere",
+    "_Core.addRecordingSite(bitsOf:object:owner:holding:fileID:line:)": "diagnostics are on somewhere",
     "MulticastDelegate._callTraced<A>(_:settings:)": "diagnostics are on somewhere",
     "_Registry.makeRoom(mayGrow:_:)": "an add to a full storage",
     "_Registry.rebuild(capacity:_:)": "a compaction, once many slots are vacant (amortized)",
     "_Registry.reindex(capacity:)": "an add to a full index",
     "_Registry.freeUnreadRetired(_:)": "older storages wait for their readers",
     "static _Registry.capacityOfRebuilt(holding:)": "before a rebuild",
-    "_Slots.markRemoved(registration:)": "a removal while older storages wait for their readers",
+    "_Registry.markRemovedInRetired(registration:)": "a removal while older storages wait for their readers",
+    "MulticastDelegate._objectByCast(_:)": "a remove or contains of a delegate type whose values are not known to be "
+        "an object and at most one witness table (a dynamic cast)",
+    "MulticastDelegate._addByCast(_:retention:ownedBy:core:file:line:)": "an add of a delegate type whose values are "
+        "not known to be an object and at most one witness table",
     "_Garbage.appendMore(_:)": "a change that leaves more than one object to release",
     "static _Garbage.release(_:)": "a change that frees storages",
 }

@@ -51,10 +51,11 @@ roots=(
     "call, inlined into the client (body throws nothing)=callEach(_:)"
     "call, inlined into the client (body throws Stop)=callEachThrowing(_:)"
     "call, inlined into the client (a class's multicast)=callEachScreen(_:)"
-    "add, weak=MulticastDelegate.add(_:file:line:)"
-    "add, weak or strong=MulticastDelegate.add(_:retention:file:line:)"
-    "remove=MulticastDelegate.remove(_:)"
-    "contains=MulticastDelegate.contains(_:)"
+    "add, weak, inlined into the client=addWeak(_:_:)"
+    "add, strong, inlined into the client=addStrong(_:_:)"
+    "add, inlined into the client (a class's multicast)=addScreen(_:_:)"
+    "remove, inlined into the client=removeOne(_:_:)"
+    "contains, inlined into the client=containsOne(_:_:)"
 )
 
 # Builds the library of the package in $1 in the build folder $2, and the client against it, in the folder $3;

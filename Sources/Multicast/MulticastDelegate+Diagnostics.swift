@@ -381,7 +381,7 @@ struct _TraceRecorder {
     mutating func begin<Delegate>(
         _ delegate: Delegate, of multicast: MulticastDelegate<Delegate>, strong: Bool, registration: Int64
     ) {
-        let object = unsafe _Slot.object(of: delegate, knownToBeOne: multicast._core.delegatesAreReferences)!
+        let object = unsafe multicast._object(of: delegate, core: multicast._core)!
             .takeUnretainedValue()
         turns.append(
             Turn(

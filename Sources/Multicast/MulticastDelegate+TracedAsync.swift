@@ -55,7 +55,7 @@ extension MulticastDelegate where Delegate: Sendable {
         var positions: [ObjectIdentifier: Int] = [:]
         for (position, entry) in registered.enumerated() {
             unsafe positions[
-                ObjectIdentifier(_Slot.object(of: entry.delegate, knownToBeOne: false)!.takeUnretainedValue())] =
+                ObjectIdentifier(_Slot.object(of: entry.delegate)!.takeUnretainedValue())] =
                 position
         }
         let started = _Diagnostics.now
@@ -75,7 +75,7 @@ extension MulticastDelegate where Delegate: Sendable {
             // before `deliver` reads them.
             let answers = try await concurrently._map(registered.map(\.delegate)) {
                 [positions] (delegate: Delegate) async throws(Failure) -> Answer in
-                let object = unsafe _Slot.object(of: delegate, knownToBeOne: false)!.takeUnretainedValue()
+                let object = unsafe _Slot.object(of: delegate)!.takeUnretainedValue()
                 let position = positions[ObjectIdentifier(object)]!
                 let turnStarted = _Diagnostics.now
                 defer { unsafe times.set(position, started: turnStarted, ended: _Diagnostics.now) }

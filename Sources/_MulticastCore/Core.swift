@@ -15,8 +15,8 @@ package final class _Core {
     @usableFromInline
     let registry: UnsafeMutablePointer<_Registry>
 
-    /// Whether every value of the delegates' type is a class reference, which ``_Slot/object(of:knownToBeOne:)``
-    /// then reads without a dynamic cast.
+    /// Whether every value of the delegates' type is a class reference, whose object the multicast then reads
+    /// from the value's bits (see ``_DelegateBits``), without a dynamic cast.
     @usableFromInline
     package let delegatesAreReferences: Bool
 
@@ -227,6 +227,7 @@ struct _Garbage {
     var storages: [_Storage]?
 
     @inlinable
+    @inline(always)
     init() {}
 
     @inlinable
