@@ -226,6 +226,16 @@ def main():
             return "follow", "the library's, not inlined: followed"
         return "FAIL", "not known to be cheap: not on any allow-list"
 
+    # An entry of OUT_OF_LINE that names no function of the program no longer allows anything: it was renamed, or
+    # its function is gone. Either way the list no longer says what runs out of line.
+    names = {name.removeprefix("static ") for name in by_name}
+    stale = [key for key in OUT_OF_LINE if key.removeprefix("static ") not in names]
+    if stale:
+        for key in stale:
+            print(f"error: OUT_OF_LINE in Scripts/call-path.py lists {key!r}, which names no function of the "
+                  "program: rename or remove it", file=sys.stderr)
+        return 2
+
     failures = []
     seen = set()
     queue = []

@@ -6,8 +6,9 @@
 # app's debug build (debug, without the internal checks, in a build folder of its own), compiles the client
 # Tests/CallPath/main.swift with `swiftc -Onone` against it, links the two, and disassembles the program. The roots:
 # the client's functions that call `call` (inlined there, with the pass's `next(keeping:)`, `lend` and the rest),
-# and Multicast's `add` (weak and strong), `remove` and `contains`, which the client calls, each with the core
-# inlined into it. For each, it lists every call the machine code makes (direct, through the PLT, or indirect), and
+# and `add` (weak and strong), `remove` and `contains`, inlined there as far as reading the delegate's bits; the
+# functions of Multicast that these call (`_add`, `_remove`, `_contains`, each with the core inlined into it) are
+# followed. For each, it lists every call the machine code makes (direct, through the PLT, or indirect), and
 # every closure of the library that the code passes on, and classifies each (Scripts/call-path.py):
 #
 # - ok: reference counting and weak loads, the lock, the shims' atomics, memcpy and memset, the closure given to
@@ -145,14 +146,14 @@ self_test() {
     analyse_scratch baseline
     echo "HEAD, without a planted break: $(wc -l <"$work/baseline/failures.txt") forbidden calls"
     plant '`for _ in [0] {}` in the registry'"'"'s remove' Sources/_MulticastCore/Registry.swift \
-        's/(mutating func remove\(_ object: [^\n]*\{\n)/$1        for _ in [0] {}\n/' \
-        "MulticastDelegate.remove(_:)" 'IndexingIterator|makeIterator'
-    plant '`isEmpty` for a count in the registry'"'"'s collect' Sources/_MulticastCore/Registry.swift \
-        's/if retired\.count > 0 \{/if !retired.isEmpty {/' \
-        "MulticastDelegate.remove(_:)" 'isEmpty'
+        's/(mutating func remove\(_ owner: [^\n]*\{\n)/$1        for _ in [0] {}\n/' \
+        "removeOne(_:_:)" 'IndexingIterator|makeIterator'
+    plant '`isEmpty` for a nil check in the registry'"'"'s collect' Sources/_MulticastCore/Registry.swift \
+        's/if retired != nil \{\n(\s*)freeUnreadRetired/if retired?.isEmpty == false {\n$1freeUnreadRetired/' \
+        "removeOne(_:_:)" 'isEmpty'
     plant '`==` for a `switch` in the registry'"'"'s collect' Sources/_MulticastCore/Registry.swift \
         's/switch (unsafe _Readers\.collectNowOrByLastReader\(readers\)) \{\n[^}]*\}/guard $1 == .now else {return}/' \
-        "MulticastDelegate.remove(_:)" '=='
+        "removeOne(_:_:)" '=='
     echo "self-test: the check names each planted break ($((SECONDS - started)) s)"
 }
 

@@ -2,8 +2,7 @@
 ///
 /// Every change runs in ``change(_:)``: under the lock, leaving what it released to a ``_Garbage``, which is let
 /// go of after unlocking, in one place; a read runs in ``withLock(_:)``. There is no other way into the lock.
-/// The core knows the delegates only by their objects and their bits (see ``_Slot``), so none of it is generic
-/// (see "Writing the call path" in CONTRIBUTING.md).
+/// The core knows the delegates only by their objects and their bits (see ``_Slot``), so none of it is generic.
 @safe  // its registry and lock are memory of its own, reached only under its lock
 @usableFromInline
 package final class _Core {

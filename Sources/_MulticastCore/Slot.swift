@@ -306,7 +306,6 @@ package struct _Slot {
     @inlinable
     @inline(always)
     var weakReferenceIsNil: Bool {
-        // A `switch`, not `== nil`: see "Writing the call path" in CONTRIBUTING.md.
         switch unsafe state.pointee.reference.object {
         case .none: return true
         case .some: return false
