@@ -201,7 +201,7 @@ package struct _DelegateLayout: Sendable {
     let alignment: Int
 
     package init<Delegate>(of type: Delegate.Type) {
-        // `_Slot.lend(as:_:)` holds a delegate in a `Delegate?` filled with its bits: the nil must take spare
+        // `_Slot.lend(as:_:)` may hold a delegate in a `Delegate?` filled with its bits: the nil must take spare
         // bits, as it does for a class, a protocol or a composition, leaving `.some` bit for bit the delegate.
         precondition(
             MemoryLayout<Delegate?>.size == MemoryLayout<Delegate>.size,
@@ -425,11 +425,11 @@ package struct _Slot {
     /// Calls `body` with the delegate, without retaining or releasing it. The caller keeps it alive: by
     /// holding the object that its weak load returned, or, for a strong delegate, by reading the storage.
     ///
-    /// The delegate's bits are copied into stack space, where they are `.some` of a delegate that owns no count:
-    /// a bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must be
-    /// initialized to a trivial type"). It holds because the delegate is moved out of the optional and back around
-    /// `body`, never copied or destroyed, and the space is trivial, so nothing destroys it afterwards: no count is
-    /// taken or dropped. `body` borrows the value, as any closure parameter, and copies it if it keeps it. So this
+    /// The delegate's bits are copied into stack space, where they are a delegate that owns no count: a bit copy
+    /// of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must be initialized to
+    /// a trivial type"). It holds because the delegate is moved out of the space and back around `body`, never
+    /// copied or destroyed, and the space is trivial, so nothing destroys it afterwards: no count is taken or
+    /// dropped. `body` borrows the value, as any closure parameter, and copies it if it keeps it. So this
     /// costs no reference count in an unoptimized build either, where a read through a pointer would copy the
     /// delegate, and a move out of a pointer and back is two generic calls.
     @inlinable
@@ -437,18 +437,19 @@ package struct _Slot {
     package func lend<Delegate, Result, Failure: Error>(
         as type: Delegate.Type, _ body: (Delegate) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        if MemoryLayout<Delegate?>.size <= MemoryLayout<_LendingSpace>.size
-            && MemoryLayout<Delegate?>.alignment <= MemoryLayout<_LendingSpace>.alignment
+        if MemoryLayout<Delegate>.size <= MemoryLayout<_LendingSpace>.size
+            && MemoryLayout<Delegate>.alignment <= MemoryLayout<_LendingSpace>.alignment
         {
             var space = _LendingSpace()
             return unsafe try Self.lend(in: &space, bitsAt: delegate, to: body)
         }
         // A delegate type of more than six words (a composition of several protocols that are not class-bound):
-        // the optional is a variable, overwritten with a nil after use, which it then destroys.
+        // the space is an optional variable, whose nil takes the type's spare bits, so that the bits make it
+        // `.some` of the delegate; it is overwritten with a nil after use, which it then destroys.
         var lent: Delegate? = nil
         unsafe Self.fill(&lent, withBitsAt: delegate)
         do throws(Failure) {
-            let result = unsafe try Self.lend(moving: &lent, to: body)
+            let result = unsafe try Self.lend(moving: &lent!, to: body)
             unsafe Self.forget(&lent)
             return result
         } catch {
@@ -464,27 +465,23 @@ package struct _Slot {
         in space: UnsafeMutableRawPointer, bitsAt bits: UnsafeRawPointer, to body: (Delegate) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         unsafe space.copyMemory(from: bits, byteCount: MemoryLayout<Delegate>.size)
-        return unsafe try lend(moving: &space.assumingMemoryBound(to: Delegate?.self).pointee, to: body)
+        return unsafe try lend(moving: &space.assumingMemoryBound(to: Delegate.self).pointee, to: body)
     }
 
-    /// Calls `body` with the delegate that `lent` holds, moved out of it and back.
+    /// Calls `body` with the delegate in `lent`, moved out of it and back.
     @inlinable
     @inline(always)
     static func lend<Delegate, Result, Failure: Error>(
-        moving lent: inout Delegate?, to body: (Delegate) throws(Failure) -> Result
+        moving lent: inout Delegate, to body: (Delegate) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        switch consume lent {
-        case .some(let delegate):
-            do throws(Failure) {
-                let result = try body(delegate)
-                lent = consume delegate
-                return result
-            } catch {
-                lent = consume delegate
-                throw error
-            }
-        case .none:
-            preconditionFailure("a slot lent no delegate")
+        let delegate = consume lent
+        do throws(Failure) {
+            let result = try body(delegate)
+            lent = consume delegate
+            return result
+        } catch {
+            lent = consume delegate
+            throw error
         }
     }
 
@@ -631,13 +628,23 @@ package struct _DelegateBits {
     @inline(always)
     package init?<Delegate>(of delegate: Delegate) {
         let size = MemoryLayout<Delegate>.size
-        if unsafe size == MemoryLayout<UnsafeRawPointer>.size {
+        let word = unsafe MemoryLayout<UnsafeRawPointer>.size
+        guard unsafe size == word || size == MemoryLayout<_DelegateBits>.size else { return nil }
+        #if DEBUG
+        if size == word {
             unsafe self.init(first: unsafeBitCast(delegate, to: UnsafeRawPointer.self), second: nil)
-        } else if unsafe size == MemoryLayout<_DelegateBits>.size {
-            unsafe self = unsafe unsafeBitCast(delegate, to: _DelegateBits.self)
         } else {
-            return nil
+            unsafe self = unsafe unsafeBitCast(delegate, to: _DelegateBits.self)
         }
+        #else
+        // An optimized build specializes `withUnsafeBytes(of:)` into loads; its copy propagation fails on an
+        // `unsafeBitCast` of a class reference to a word (Swift 6.3.1: "Found outside of lifetime use").
+        unsafe self = unsafe withUnsafeBytes(of: delegate) { bytes in
+            unsafe _DelegateBits(
+                first: bytes.load(as: UnsafeRawPointer.self),
+                second: size == word ? nil : bytes.load(fromByteOffset: word, as: UnsafeRawPointer?.self))
+        }
+        #endif
     }
 
     /// The delegate's object, unretained.
