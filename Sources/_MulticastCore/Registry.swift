@@ -20,7 +20,7 @@
 /// `MULTICAST_INTERNAL_CHECKS`: the current storage's slots are in registration order; `vacancies` counts
 /// its slots that hold no registration; `pending` lists, without repeats, exactly those of them that still
 /// own references, and `pendingStrong` those that own a strong delegate; the index lists exactly the slots
-/// that hold a registration.
+/// that hold a registration; `retired` is nil rather than empty.
 @safe  // what it points to is its own, reached only under the multicast's lock
 @usableFromInline
 struct _Registry {

@@ -425,13 +425,14 @@ package struct _Slot {
     /// Calls `body` with the delegate, without retaining or releasing it. The caller keeps it alive: by
     /// holding the object that its weak load returned, or, for a strong delegate, by reading the storage.
     ///
-    /// The delegate's bits are copied into stack space, where they are a delegate that owns no count: a bit copy
-    /// of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must be initialized to
-    /// a trivial type"). It holds because the delegate is moved out of the space and back around `body`, never
-    /// copied or destroyed, and the space is trivial, so nothing destroys it afterwards: no count is taken or
-    /// dropped. `body` borrows the value, as any closure parameter, and copies it if it keeps it. So this
-    /// costs no reference count in an unoptimized build either, where a read through a pointer would copy the
-    /// delegate, and a move out of a pointer and back is two generic calls.
+    /// The delegate's bits are copied into stack space, where they are a delegate that owns no count, read
+    /// through a typed pointer as the storage's are: a bit copy of a value that is not trivial, outside the rule
+    /// of `copyMemory(from:byteCount:)` ("must be initialized to a trivial type"). It holds because the delegate
+    /// is moved out of the space and back around `body`, never copied or destroyed, and the space is trivial, so
+    /// nothing destroys it afterwards: no count is taken or dropped. `body` borrows the value, as any closure
+    /// parameter, and copies it if it keeps it. So this costs no reference count in an unoptimized build either,
+    /// where a read through a pointer would copy the delegate, and a move out of a pointer and back is two
+    /// generic calls.
     @inlinable
     @inline(always)
     package func lend<Delegate, Result, Failure: Error>(
@@ -601,9 +602,10 @@ struct _LendingSpace {
 /// where `add`, `remove` and `contains` read the delegate's object, for a type whose values are known to be
 /// class references (see ``_Slot/valuesAreReferences(_:)``).
 ///
-/// An unoptimized build runs those operations unspecialized, where reading a value's bits in any other way
-/// (`withUnsafeBytes(of:)`, `withUnsafePointer(to:)`) calls a generic function; an `unsafeBitCast` to words of
-/// the same size is a load. The words are trivial: the copy counts nothing, and the delegate stays the caller's.
+/// It is made in the caller's code, where `add`, `remove` and `contains` are inlined and the delegate's type is
+/// known: there an `unsafeBitCast` to words of the same size is a load, where an unoptimized build calls
+/// `withUnsafeBytes(of:)` and `withUnsafePointer(to:)` as generic functions. The words are trivial: the copy
+/// counts nothing, and the delegate stays the caller's.
 @frozen
 @unsafe
 @usableFromInline
