@@ -80,7 +80,7 @@ struct _WeakMirrorChild: CustomReflectable, CustomDebugStringConvertible {
     weak var object: AnyObject?
 
     init<Delegate>(delegate: Delegate) {
-        object = unsafe _Slot.object(of: delegate, knownToBeOne: false)?.takeUnretainedValue()
+        object = unsafe _Slot.object(of: delegate)?.takeUnretainedValue()
     }
 
     var debugDescription: String {

@@ -16,7 +16,7 @@ public enum Retention: Sendable, Hashable {
     /// multicast itself is deallocated. For delegates that nothing else owns, such as a logger.
     case strong
 
-    /// Whether this is ``strong``: a switch, not `==` (see "Writing the call path" in CONTRIBUTING.md).
+    /// Whether this is ``strong``.
     @inlinable
     @inline(always)
     var isStrong: Bool {
@@ -165,6 +165,7 @@ public final class MulticastDelegate<Delegate> {
     ///   not this multicast, and is not registered strongly: remove it first, then add it weakly.
     /// - Complexity: Amortized O(1).
     @inlinable
+    @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     @discardableResult
     public func add(_ delegate: Delegate, file: StaticString = #fileID, line: UInt = #line) -> Bool {
         add(delegate, retention: .weak, file: file, line: line)
@@ -190,16 +191,18 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: Amortized O(1). The site is recorded only while diagnostics are on for this multicast or
     ///   the process (see ``MulticastDiagnostics``); otherwise `file` and `line` cost nothing.
     @inlinable
+    @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     @discardableResult
     public func add(
         _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
     ) -> Bool {
         let core = _core  // read once: an unoptimized build retains the core at each read
-        let object = unsafe _objectToRegister(delegate, core: core)
-        let addition = unsafe _register(
-            delegate, object: object, owner: object, holding: retention.isStrong ? .strong : .weak, core: core,
-            file: file, line: line)
-        return unsafe _answer(to: addition, of: object, retention: retention)
+        guard core.delegatesAreReferences, var bits = unsafe _DelegateBits(of: delegate) else {
+            return unsafe _addByCast(delegate, retention: retention, ownedBy: nil, core: core, file: file, line: line)
+        }
+        let object = unsafe bits.object
+        return unsafe _add(
+            bitsAt: &bits, object: object, retention: retention, ownedBy: nil, core: core, file: file, line: line)
     }
 
     /// Adds a delegate after those already registered, held strongly for as long as `owner` lives, and found,
@@ -237,49 +240,78 @@ public final class MulticastDelegate<Delegate> {
     ///   nor `owner`; `owner` is not this multicast.
     /// - Complexity: Amortized O(1).
     @inlinable
+    @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     @discardableResult
     public func add(_ delegate: Delegate, ownedBy owner: AnyObject, file: StaticString = #fileID, line: UInt = #line)
         -> Bool
     {
         let core = _core  // read once, as in `add(_:retention:)`
-        let object = unsafe _objectToRegister(delegate, core: core)
         let owner = unsafe Unmanaged.passUnretained(owner)
-        if unsafe owner.toOpaque() == object.toOpaque() {
-            unsafe Self._refuseOwnOwner(type(of: owner.takeUnretainedValue()))
+        guard core.delegatesAreReferences, var bits = unsafe _DelegateBits(of: delegate) else {
+            return unsafe _addByCast(delegate, retention: .strong, ownedBy: owner, core: core, file: file, line: line)
         }
-        if unsafe owner.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelfAsOwner() }
-        let addition = unsafe _register(
-            delegate, object: object, owner: owner, holding: .owned, core: core, file: file, line: line)
-        return unsafe _answer(to: addition, of: object, retention: .strong)
+        let object = unsafe bits.object
+        return unsafe _add(
+            bitsAt: &bits, object: object, retention: .strong, ownedBy: owner, core: core, file: file, line: line)
     }
 
-    /// Registers `delegate`, whose object is `object`, with the core, as `holding` says.
+    /// Registers the delegate whose bits are at `bits` and whose object is `object` with the core: owned by
+    /// `owner`, if there is one, else held as `retention` says; returns what `add` returns. The part of `add` that
+    /// knows nothing of the delegates' type: compiled in Multicast, with the core inlined into it, where the `add`
+    /// that calls it is inlined into the caller's code.
     @inlinable
-    @inline(always)
-    func _register(
-        _ delegate: Delegate, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
-        core: _Core, file: StaticString, line: UInt
-    ) -> _Addition {
-        // Stored as the bits of a value whose first word is the object; an `Any` may box it, so it stores the
-        // object itself. The core copies the value's bits, a bit copy of a value that is not trivial, outside the
-        // rule of `copyMemory(from:byteCount:)` ("must be initialized to a trivial type"): it holds because the
-        // stored bits never count the object (the slot's weak reference or strong count owns it), and the value
-        // here stays the caller's, destroyed by it alone (see `_Slot`). While diagnostics are on somewhere, an
-        // out-of-line add records the site if they apply (see Diagnostics/Notes.swift): a branch in the closure,
-        // since an out-of-line call that took the delegate made the optimizer retain and release it around the
-        // checks above (callgrind: about 190 more instructions per add and remove of a strong delegate).
-        unsafe Delegate.self == Any.self
+    func _add(
+        bitsAt bits: UnsafeRawPointer, object: Unmanaged<AnyObject>, retention: Retention,
+        ownedBy owner: Unmanaged<AnyObject>?, core: _Core, file: StaticString, line: UInt
+    ) -> Bool {
+        let registrant: Unmanaged<AnyObject>
+        let holding: _Holding
+        if let owner = unsafe owner {
+            unsafe _refuseIfSelf(object, orOwner: owner)
+            unsafe registrant = owner
+            holding = .owned
+        } else {
+            unsafe _refuseIfSelf(object)
+            unsafe registrant = object
+            holding = retention.isStrong ? .strong : .weak
+        }
+        // Stored as the bits of a value whose first word is the object. The core copies them, a bit copy of a
+        // value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must be initialized to a
+        // trivial type"): it holds because the stored bits never count the object (the slot's weak reference or
+        // strong count owns it), and the value stays the caller's, destroyed by it alone (see `_Slot`). While
+        // diagnostics are on somewhere, an out-of-line add records the site if they apply (see
+        // Diagnostics/Notes.swift): a branch here, since an out-of-line call that took the delegate
+        // made the optimizer retain and release it around the checks above (callgrind: about 190 more
+        // instructions per add and remove of a strong delegate).
+        let addition =
+            unsafe _Diagnostics.areOnAnywhere
+            ? _addRecordingSite(
+                bitsOf: bits, object: object, owner: registrant, holding: holding, to: core, file: file, line: line)
+            : core.add(bitsOf: bits, object: object, owner: registrant, holding: holding)
+        return unsafe _answer(to: addition, of: object, retention: retention)
+    }
+
+    /// `add` for a delegate type whose values are not known to be one or two words of a class reference (see
+    /// `_DelegateBits`): it finds the object by a dynamic cast. Out of line in an unoptimized build.
+    @inlinable
+    func _addByCast(
+        _ delegate: Delegate, retention: Retention, ownedBy owner: Unmanaged<AnyObject>?, core: _Core,
+        file: StaticString, line: UInt
+    ) -> Bool {
+        guard let object = unsafe _Slot.object(of: delegate) else {
+            Self._refuseNonClass(type(of: delegate as Any))
+        }
+        // An `Any` may box the object, so it stores the object itself (see `_Slot`).
+        return unsafe Delegate.self == Any.self
             ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
-                unsafe _Diagnostics.areOnAnywhere
-                    ? _addRecordingSite(
-                        bitsOf: $0, object: object, owner: owner, holding: holding, to: core, file: file, line: line)
-                    : core.add(bitsOf: $0, object: object, owner: owner, holding: holding)
+                unsafe _add(
+                    bitsAt: $0, object: object, retention: retention, ownedBy: owner, core: core, file: file,
+                    line: line)
             }
             : unsafe withUnsafePointer(to: delegate) {
-                unsafe _Diagnostics.areOnAnywhere
-                    ? _addRecordingSite(
-                        bitsOf: $0, object: object, owner: owner, holding: holding, to: core, file: file, line: line)
-                    : core.add(bitsOf: $0, object: object, owner: owner, holding: holding)
+                unsafe _add(
+                    bitsAt: $0, object: object, retention: retention, ownedBy: owner, core: core, file: file,
+                    line: line)
             }
     }
 
@@ -297,16 +329,41 @@ public final class MulticastDelegate<Delegate> {
         }
     }
 
-    /// The object that `delegate` is, for `add`; stops the program if it is not a class instance, or is this
-    /// multicast.
+    /// The object that `delegate` is, unretained, or nil if it is not a class instance: read from its bits where
+    /// `core` knows the delegates to be class references (see `_DelegateBits`), else found by a dynamic cast.
     @inlinable
     @inline(always)
-    func _objectToRegister(_ delegate: Delegate, core: _Core) -> Unmanaged<AnyObject> {
-        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: core.delegatesAreReferences) else {
-            Self._refuseNonClass(type(of: delegate as Any))
+    func _object(of delegate: Delegate, core: _Core) -> Unmanaged<AnyObject>? {
+        if core.delegatesAreReferences, let bits = unsafe _DelegateBits(of: delegate) {
+            return unsafe bits.object
         }
+        return unsafe _objectByCast(delegate)
+    }
+
+    /// The object that `delegate` is, found by a dynamic cast: out of line in an unoptimized build, and a method,
+    /// so that a caller that inlines `_object(of:core:)` looks up no metadata to call it.
+    @inlinable
+    func _objectByCast(_ delegate: Delegate) -> Unmanaged<AnyObject>? {
+        unsafe _Slot.object(of: delegate)
+    }
+
+    /// Stops the program if `object`, a delegate to add, is this multicast.
+    @inlinable
+    @inline(always)
+    func _refuseIfSelf(_ object: Unmanaged<AnyObject>) {
         if unsafe object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
-        return unsafe object
+    }
+
+    /// Stops the program if `object`, a delegate to add, or `owner`, its owner, is this multicast, or if they are
+    /// one object.
+    @inlinable
+    @inline(always)
+    func _refuseIfSelf(_ object: Unmanaged<AnyObject>, orOwner owner: Unmanaged<AnyObject>) {
+        unsafe _refuseIfSelf(object)
+        if unsafe owner.toOpaque() == object.toOpaque() {
+            unsafe Self._refuseOwnOwner(type(of: owner.takeUnretainedValue()))
+        }
+        if unsafe owner.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelfAsOwner() }
     }
 
     /// Removes a delegate.
@@ -323,13 +380,18 @@ public final class MulticastDelegate<Delegate> {
     ///   in place, and never copies the delegates. While a call that started before the list of delegates was
     ///   last rebuilt is still under way, it also finds the slot in that call's older list, in O(log *n*).
     @inlinable
+    @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
         let core = _core  // read once, as in `add`
-        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: core.delegatesAreReferences) else {
-            return false
-        }
-        return unsafe core.remove(object)
+        guard let object = unsafe _object(of: delegate, core: core) else { return false }
+        return unsafe _remove(object, core: core)
+    }
+
+    /// `remove` once the delegate's object is known: compiled in Multicast, with the core inlined into it.
+    @inlinable
+    func _remove(_ object: Unmanaged<AnyObject>, core: _Core) -> Bool {
+        unsafe core.remove(object)
     }
 
     /// Removes the registration that `owner` made with ``add(_:ownedBy:file:line:)``.
@@ -378,11 +440,17 @@ public final class MulticastDelegate<Delegate> {
     ///   which can never be registered, the answer is `false`.
     /// - Complexity: O(1).
     @inlinable
+    @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func contains(_ delegate: Delegate) -> Bool {
-        guard let object = unsafe _Slot.object(of: delegate, knownToBeOne: _core.delegatesAreReferences) else {
-            return false
-        }
-        return unsafe _core.contains(object)
+        let core = _core  // read once, as in `add`
+        guard let object = unsafe _object(of: delegate, core: core) else { return false }
+        return unsafe _contains(object, core: core)
+    }
+
+    /// `contains` once the delegate's object is known: compiled in Multicast, with the core inlined into it.
+    @inlinable
+    func _contains(_ object: Unmanaged<AnyObject>, core: _Core) -> Bool {
+        unsafe core.contains(object)
     }
 
     /// The number of registered delegates that are alive.
@@ -436,7 +504,6 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
-        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         // Diagnostics: see Diagnostics/Tracing.swift.
         if _Diagnostics.areOnAnywhere, let start = _startTrace() {
             return try _callTraced(body, start)
@@ -463,9 +530,11 @@ public final class MulticastDelegate<Delegate> {
             }
         } catch {
             pass.finish()
+            _fixLifetime(self)  // the pass holds the core unretained: keep it alive to the pass's end
             throw error
         }
         pass.finish()
+        _fixLifetime(self)
     }
 }
 

@@ -2,8 +2,7 @@
 ///
 /// Every change runs in ``change(_:)``: under the lock, leaving what it released to a ``_Garbage``, which is let
 /// go of after unlocking, in one place; a read runs in ``withLock(_:)``. There is no other way into the lock.
-/// The core knows the delegates only by their objects and their bits (see ``_Slot``), so none of it is generic
-/// (see "Writing the call path" in CONTRIBUTING.md).
+/// The core knows the delegates only by their objects and their bits (see ``_Slot``), so none of it is generic.
 @safe  // its registry and lock are memory of its own, reached only under its lock
 @usableFromInline
 package final class _Core {
@@ -15,8 +14,8 @@ package final class _Core {
     @usableFromInline
     let registry: UnsafeMutablePointer<_Registry>
 
-    /// Whether every value of the delegates' type is a class reference, which ``_Slot/object(of:knownToBeOne:)``
-    /// then reads without a dynamic cast.
+    /// Whether every value of the delegates' type is a class reference, whose object the multicast then reads
+    /// from the value's bits (see ``_DelegateBits``), without a dynamic cast.
     @usableFromInline
     package let delegatesAreReferences: Bool
 
@@ -221,6 +220,7 @@ struct _Garbage {
     var storages: [_Storage]?
 
     @inlinable
+    @inline(always)
     init() {}
 
     @inlinable

@@ -39,6 +39,7 @@ extension _Registry {
             pending.sorted() == owning,
             "pending lists \(pending.sorted()), the removed slots that own references are \(owning)")
         check(pendingStrong == owningStrong, "\(pendingStrong) pending strong delegates counted, \(owningStrong) found")
+        check(retired?.isEmpty != true, "the list of retired storages is empty, where it should be nil")
     }
 
     /// Whether the index lists `position`, the slot of `address`, in the probe run where lookups look for it.

@@ -20,7 +20,7 @@
 /// `MULTICAST_INTERNAL_CHECKS`: the current storage's slots are in registration order; `vacancies` counts
 /// its slots that hold no registration; `pending` lists, without repeats, exactly those of them that still
 /// own references, and `pendingStrong` those that own a strong delegate; the index lists exactly the slots
-/// that hold a registration.
+/// that hold a registration; `retired` is nil rather than empty.
 @safe  // what it points to is its own, reached only under the multicast's lock
 @usableFromInline
 struct _Registry {
@@ -33,9 +33,9 @@ struct _Registry {
     private(set) var slots: _Slots
 
     /// Storages that the current one replaced while passes were reading them; each is freed when its last
-    /// reader leaves.
+    /// reader leaves. Nil, not empty, when there are none: the changes ask it with no call.
     @usableFromInline
-    var retired: [_Storage] = []
+    var retired: [_Storage]?
 
     /// Where each registered object's slot is in the current storage. The registry owns its buckets, and
     /// frees them in ``deallocateIndex()``.
@@ -89,7 +89,6 @@ extension _Registry {
     }
 
     /// Where a registered object is: its bucket in the index, and its slot's position in the current storage.
-    /// (A struct, not a tuple: see "Writing the call path" in CONTRIBUTING.md.)
     @frozen
     @usableFromInline
     struct Found {
@@ -99,6 +98,7 @@ extension _Registry {
         var position: Int
 
         @inlinable
+        @inline(always)
         init(bucket: Int, position: Int) {
             self.bucket = bucket
             self.position = position
@@ -314,7 +314,7 @@ extension _Registry {
 
     /// Unregisters everything.
     mutating func removeAll(_ garbage: inout _Garbage) {
-        for old in retired + [storage] {
+        for old in (retired ?? []) + [storage] {
             for position in unsafe 0..<old.slots.count {
                 unsafe old.slots.markRemoved(at: position)
             }
@@ -351,14 +351,21 @@ extension _Registry {
         unsafe index.remove(bucket: bucket) { unsafe slots.address(at: $0) }
         let key = unsafe slots.key(at: position)
         unsafe slots.markRemoved(at: position)
-        var next = 0
-        while next < retired.count {
-            unsafe retired[next].slots.markRemoved(registration: key.registration)
-            next += 1
+        if retired != nil {
+            markRemovedInRetired(registration: key.registration)
         }
         pending.append(position)
         if key.isStrong { pendingStrong += 1 }
         vacancies += 1
+    }
+
+    /// Marks the slot of registration `registration` removed in the older storages, which passes may still read.
+    /// (Mutating, though the registry does not change, so that the registry is not copied to call it.)
+    @usableFromInline
+    mutating func markRemovedInRetired(registration: Int64) {
+        for old in retired ?? [] {
+            unsafe old.slots.markRemoved(registration: registration)
+        }
     }
 
     /// Frees the storages that no pass reads any more, and releases the references of removed slots once no
@@ -371,14 +378,12 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func collect(_ garbage: inout _Garbage) {
-        // Counts and index loops, not `isEmpty` and `for in`: see "Writing the call path" in CONTRIBUTING.md.
-        if retired.count > 0 {
+        if retired != nil {
             freeUnreadRetired(&garbage)
         }
         guard pending.count > 0 else { return }
         let readers = unsafe slots.readers
         if pendingStrong > 0 {
-            // A `switch`, not `==`: see "Writing the call path" in CONTRIBUTING.md.
             switch unsafe _Readers.collectNowOrByLastReader(readers) {
             case .now: break
             case .byLastReader: return
@@ -400,11 +405,12 @@ extension _Registry {
     /// Frees the older storages that no pass reads any more.
     @usableFromInline
     mutating func freeUnreadRetired(_ garbage: inout _Garbage) {
-        retired.removeAll { old in
+        retired?.removeAll { old in
             guard unsafe _Readers.collectNowOrByLastReader(old.slots.readers) == .now else { return false }
             garbage.append(old)
             return true
         }
+        if retired?.isEmpty == true { retired = nil }
     }
 
     /// Frees `old`, which is no longer current, if no pass reads it; else keeps it until its last reader leaves.
@@ -413,7 +419,7 @@ extension _Registry {
         if unsafe _Readers.collectNowOrByLastReader(old.slots.readers) == .now {
             garbage.append(old)
         } else {
-            retired.append(old)
+            retired = (retired ?? []) + [old]
         }
     }
 

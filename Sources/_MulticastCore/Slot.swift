@@ -61,6 +61,7 @@ struct _SlotKey: Equatable {
     static var strongBit: Int64 { 1 }
 
     @inlinable
+    @inline(always)
     static var releasedBit: Int64 { 2 }
 
     /// The slot's weak reference to its owner decides whether it may be called.
@@ -69,10 +70,12 @@ struct _SlotKey: Equatable {
     static var weakOwnerBit: Int64 { 4 }
 
     @inlinable
+    @inline(always)
     static var removedBit: Int64 { Int64.min }
 
     /// The largest registration number a key can hold.
     @inlinable
+    @inline(always)
     static var maximumRegistration: Int64 { Int64.max >> 3 }
 
     @inlinable
@@ -198,6 +201,11 @@ package struct _DelegateLayout: Sendable {
     let alignment: Int
 
     package init<Delegate>(of type: Delegate.Type) {
+        // `_Slot.lend(as:_:)` may hold a delegate in a `Delegate?` filled with its bits: the nil must take spare
+        // bits, as it does for a class, a protocol or a composition, leaving `.some` bit for bit the delegate.
+        precondition(
+            MemoryLayout<Delegate?>.size == MemoryLayout<Delegate>.size,
+            "Multicast needs a delegate type whose values have spare bits, as classes and protocols do")
         size = MemoryLayout<Delegate>.size
         stride = MemoryLayout<Delegate>.stride
         alignment = MemoryLayout<Delegate>.alignment
@@ -219,6 +227,10 @@ package struct _DelegateLayout: Sendable {
 /// - The delegate's bits hold no reference count. A slot owns its weak reference to its owner and, when the key
 ///   says strong, one count on the delegate's object. A weak delegate's bits may be read only while the object
 ///   that its weak reference loaded is held; a strong or owned one's while the storage is read.
+/// - The delegates' memory is bound to no type: it is read as `Delegate`, and its first word as a pointer, through
+///   typed pointers, outside the rule of `assumingMemoryBound(to:)` ("must be bound to T"). That holds because
+///   the memory is written only by `copyMemory(from:byteCount:)`, an untyped copy, and never while a pass reads
+///   it, so no typed read can be reordered against a write.
 ///
 /// That is what makes a weak delegate cost one weak load per call, and no `as? Delegate` cast, and what lets
 /// the rest of the core work without knowing the delegates' type.
@@ -294,7 +306,6 @@ package struct _Slot {
     @inlinable
     @inline(always)
     var weakReferenceIsNil: Bool {
-        // A `switch`, not `== nil`: see "Writing the call path" in CONTRIBUTING.md.
         switch unsafe state.pointee.reference.object {
         case .none: return true
         case .some: return false
@@ -309,12 +320,13 @@ package struct _Slot {
         unsafe state.pointee.owner
     }
 
-    /// The delegate's object, unretained: the one whose count a strong or owned slot owns, and which a slot that
-    /// a pass has just given is kept alive by the pass.
+    /// The delegate's object, unretained: the bits' first word; the one whose count a strong or owned slot owns,
+    /// and which the pass keeps alive for a slot it has just given.
     @inlinable
     @inline(always)
     package var object: Unmanaged<AnyObject> {
-        unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(delegate).load(as: UnsafeRawPointer.self))
+        unsafe Unmanaged<AnyObject>.fromOpaque(
+            UnsafeRawPointer(delegate).assumingMemoryBound(to: UnsafeRawPointer.self).pointee)
     }
 
     /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
@@ -335,8 +347,12 @@ package struct _Slot {
         if key.isStrong {
             _ = unsafe object.retain()  // the slot's count, which `release()` gives back
         }
-        let address = unsafe UInt(bitPattern: owner.toOpaque())
-        unsafe state.initialize(to: _SlotState(key: key, reference: _WeakReference(nil), owner: address))
+        // A state whose weak reference is nil, bit-copied in: a nil weak reference owns nothing (no count, no side
+        // table, no entry in the Objective-C runtime's weak table), so each of the two is a nil reference of its
+        // own, and the one here is destroyed as usual.
+        var filled = _SlotState(
+            key: key, reference: _WeakReference(nil), owner: unsafe UInt(bitPattern: owner.toOpaque()))
+        unsafe Self.copyBits(of: &filled, to: state)
         if key.endsWithOwner {
             // The weak reference is made in place: built first as a value, it would be copied into the slot
             // and destroyed, two more atomic operations on the owner's weak count.
@@ -393,13 +409,16 @@ package struct _Slot {
     /// Destroys what the slot owns, and marks it released; returns a strong delegate's object, whose count the
     /// slot owned, so that the caller can release it outside the lock (its deinit may call back into the
     /// multicast). No pass may be reading the slot.
+    ///
+    /// The weak reference is set to nil, which destroys it as deinitializing the state would: a released slot's
+    /// state owns nothing, and is filled again as if uninitialized.
     @inlinable
     @inline(always)
     func release() -> AnyObject? {
         let key = unsafe key
         guard key.ownsReferences else { return nil }
-        unsafe state.deinitialize(count: 1)
-        unsafe storeKey(key.released)  // from here on only the key is initialized
+        unsafe state.pointee.reference.object = nil
+        unsafe storeKey(key.released)
         guard key.isStrong else { return nil }
         return unsafe object.takeRetainedValue()
     }
@@ -407,31 +426,89 @@ package struct _Slot {
     /// Calls `body` with the delegate, without retaining or releasing it. The caller keeps it alive: by
     /// holding the object that its weak load returned, or, for a strong delegate, by reading the storage.
     ///
-    /// The delegate's bits are copied into a stack value that is moved out and back around `body`, so that this
-    /// function never owns a reference; `body` borrows the value, as any closure parameter, and copies it if
-    /// it keeps it.
+    /// The delegate's bits are copied into stack space, where they are a delegate that owns no count, read
+    /// through a typed pointer as the storage's are: a bit copy of a value that is not trivial, outside the rule
+    /// of `copyMemory(from:byteCount:)` ("must be initialized to a trivial type"). It holds because the delegate
+    /// is moved out of the space and back around `body`, never copied or destroyed, and the space is trivial, so
+    /// nothing destroys it afterwards: no count is taken or dropped. `body` borrows the value, as any closure
+    /// parameter, and copies it if it keeps it. So this costs no reference count in an unoptimized build either,
+    /// where a read through a pointer would copy the delegate, and a move out of a pointer and back is two
+    /// generic calls.
     @inlinable
     @inline(always)
     package func lend<Delegate, Result, Failure: Error>(
         as type: Delegate.Type, _ body: (Delegate) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        unsafe try withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { buffer throws(Failure) in
-            let copy = buffer.baseAddress!
-            // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must
-            // be initialized to a trivial type"), then a move out of it: a `Delegate` that owns no count. It holds
-            // because the value is given back, moved into the copy, and the copy is never destroyed: no count is
-            // taken or dropped, and the caller keeps the object alive meanwhile.
-            unsafe UnsafeMutableRawPointer(copy).copyMemory(from: delegate, byteCount: MemoryLayout<Delegate>.size)
-            let lent = unsafe copy.move()
-            do throws(Failure) {
-                let result = try body(lent)
-                unsafe copy.initialize(to: consume lent)  // give the bits back: the copy is never destroyed
-                return result
-            } catch {
-                unsafe copy.initialize(to: consume lent)
-                throw error
-            }
+        if MemoryLayout<Delegate>.size <= MemoryLayout<_LendingSpace>.size
+            && MemoryLayout<Delegate>.alignment <= MemoryLayout<_LendingSpace>.alignment
+        {
+            var space = _LendingSpace()
+            return unsafe try Self.lend(in: &space, bitsAt: delegate, to: body)
         }
+        // A delegate type of more than six words (a composition of several protocols that are not class-bound):
+        // the space is an optional variable, whose nil takes the type's spare bits, so that the bits make it
+        // `.some` of the delegate; it is overwritten with a nil after use, which it then destroys.
+        var lent: Delegate? = nil
+        unsafe Self.fill(&lent, withBitsAt: delegate)
+        do throws(Failure) {
+            let result = unsafe try Self.lend(moving: &lent!, to: body)
+            unsafe Self.forget(&lent)
+            return result
+        } catch {
+            unsafe Self.forget(&lent)
+            throw error
+        }
+    }
+
+    /// Calls `body` with the delegate whose bits are at `bits`, copied into `space`, which has room for it.
+    @inlinable
+    @inline(always)
+    static func lend<Delegate, Result, Failure: Error>(
+        in space: UnsafeMutableRawPointer, bitsAt bits: UnsafeRawPointer, to body: (Delegate) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        unsafe space.copyMemory(from: bits, byteCount: MemoryLayout<Delegate>.size)
+        return unsafe try lend(moving: &space.assumingMemoryBound(to: Delegate.self).pointee, to: body)
+    }
+
+    /// Calls `body` with the delegate in `lent`, moved out of it and back.
+    @inlinable
+    @inline(always)
+    static func lend<Delegate, Result, Failure: Error>(
+        moving lent: inout Delegate, to body: (Delegate) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let delegate = consume lent
+        do throws(Failure) {
+            let result = try body(delegate)
+            lent = consume delegate
+            return result
+        } catch {
+            lent = consume delegate
+            throw error
+        }
+    }
+
+    /// Overwrites `lent`, a nil, with the delegate's bits at `bits`: then it is `.some` of them, since a delegate
+    /// type has spare bits for the nil (see ``_DelegateLayout``).
+    @inlinable
+    @inline(always)
+    static func fill<Delegate>(_ lent: UnsafeMutablePointer<Delegate?>, withBitsAt bits: UnsafeRawPointer) {
+        unsafe UnsafeMutableRawPointer(lent).copyMemory(from: bits, byteCount: MemoryLayout<Delegate>.size)
+    }
+
+    /// Overwrites `lent` with a nil, bit for bit, without destroying the delegate it holds, which owns no count.
+    @inlinable
+    @inline(always)
+    static func forget<Delegate>(_ lent: UnsafeMutablePointer<Delegate?>) {
+        var none: Delegate? = nil
+        unsafe copyBits(of: &none, to: lent)
+    }
+
+    /// Overwrites `target` with the bits of `source`, without destroying what it holds: for a value whose copy
+    /// owns nothing (a nil, a slot state whose weak reference is nil), and a target that owns nothing either.
+    @inlinable
+    @inline(always)
+    static func copyBits<Value>(of source: UnsafePointer<Value>, to target: UnsafeMutablePointer<Value>) {
+        unsafe UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: MemoryLayout<Value>.size)
     }
 
     /// A strong reference to the delegate, for a caller that keeps it past its turn; the caller keeps it alive
@@ -439,7 +516,7 @@ package struct _Slot {
     @inlinable
     @inline(always)
     package func copyOfDelegate<Delegate>(as type: Delegate.Type) -> Delegate {
-        unsafe UnsafeRawPointer(delegate).load(as: Delegate.self)
+        unsafe UnsafeRawPointer(delegate).assumingMemoryBound(to: Delegate.self).pointee
     }
 
     /// How the multicast holds the delegate: set when the slot is filled, it never changes.
@@ -454,9 +531,9 @@ package struct _Slot {
 }
 
 extension _Slot {
-    /// The object that `delegate` is, unretained, or nil if it is not a class instance. `knownToBeOne` says that
-    /// every value of `Delegate` is a class reference (see ``valuesAreReferences(_:)``): then the object is read
-    /// from the value's first word, with no dynamic cast.
+    /// The object that `delegate` is, unretained, or nil if it is not a class instance, found by a dynamic cast.
+    /// (Where every value of `Delegate` is known to be a class reference, see ``valuesAreReferences(_:)``, the
+    /// multicast reads it from the value's bits instead: see ``_DelegateBits``.)
     ///
     /// A class instance is stored first in every representation of a delegate type that can hold one (a class,
     /// a class-bound existential, the inline buffer of any other existential). The exceptions: `any Error`,
@@ -464,12 +541,10 @@ extension _Slot {
     /// wrapped twice by generic code); such a value is unwrapped by a cast, and a multicast of `Any` stores the
     /// object itself (see ``MulticastDelegate/add(_:retention:file:line:)``). Either way `delegate` keeps the object alive.
     @inlinable
-    package static func object<Delegate>(of delegate: Delegate, knownToBeOne: Bool) -> Unmanaged<AnyObject>? {
-        if !knownToBeOne {
-            guard type(of: delegate as Any) is AnyObject.Type else { return nil }
-            if Delegate.self == Any.self {
-                return unsafe Unmanaged.passUnretained(delegate as AnyObject)
-            }
+    package static func object<Delegate>(of delegate: Delegate) -> Unmanaged<AnyObject>? {
+        guard type(of: delegate as Any) is AnyObject.Type else { return nil }
+        if Delegate.self == Any.self {
+            return unsafe Unmanaged.passUnretained(delegate as AnyObject)
         }
         return unsafe withUnsafeBytes(of: delegate) { unsafe $0.load(as: Unmanaged<AnyObject>.self) }
     }
@@ -505,6 +580,81 @@ extension _Slot {
         default:
             return false
         }
+    }
+}
+
+/// Stack space for a lent delegate (see ``_Slot/lend(as:_:)``): six words, room for a delegate of a class, of a
+/// protocol or of a composition of a few. Trivial, so that nothing destroys what it holds.
+@frozen
+@usableFromInline
+struct _LendingSpace {
+    @usableFromInline
+    var words: (UInt, UInt, UInt, UInt, UInt, UInt)
+
+    @inlinable
+    @inline(always)
+    init() {
+        words = (0, 0, 0, 0, 0, 0)
+    }
+}
+
+/// A copy of the bits of a delegate of one word, its object, or two, its object and a witness table: the
+/// representations of a class and of a class-bound protocol. It is what `MulticastDelegate.add` stores, and
+/// where `add`, `remove` and `contains` read the delegate's object, for a type whose values are known to be
+/// class references (see ``_Slot/valuesAreReferences(_:)``).
+///
+/// It is made in the caller's code, where `add`, `remove` and `contains` are inlined and the delegate's type is
+/// known: there an `unsafeBitCast` to words of the same size is a load, where an unoptimized build calls
+/// `withUnsafeBytes(of:)` and `withUnsafePointer(to:)` as generic functions. The words are trivial: the copy
+/// counts nothing, and the delegate stays the caller's.
+@frozen
+@unsafe
+@usableFromInline
+package struct _DelegateBits {
+    /// The first word: the object's address.
+    @usableFromInline
+    var first: UnsafeRawPointer
+
+    /// The second word of a delegate of two: a witness table.
+    @usableFromInline
+    var second: UnsafeRawPointer?
+
+    @inlinable
+    @inline(always)
+    init(first: UnsafeRawPointer, second: UnsafeRawPointer?) {
+        unsafe self.first = first
+        unsafe self.second = second
+    }
+
+    /// The bits of `delegate`, a class reference, or nil if its values are neither one word nor two.
+    @inlinable
+    @inline(always)
+    package init?<Delegate>(of delegate: Delegate) {
+        let size = MemoryLayout<Delegate>.size
+        let word = unsafe MemoryLayout<UnsafeRawPointer>.size
+        guard unsafe size == word || size == MemoryLayout<_DelegateBits>.size else { return nil }
+        #if DEBUG
+        if size == word {
+            unsafe self.init(first: unsafeBitCast(delegate, to: UnsafeRawPointer.self), second: nil)
+        } else {
+            unsafe self = unsafe unsafeBitCast(delegate, to: _DelegateBits.self)
+        }
+        #else
+        // An optimized build specializes `withUnsafeBytes(of:)` into loads; its copy propagation fails on an
+        // `unsafeBitCast` of a class reference to a word (Swift 6.3.1: "Found outside of lifetime use").
+        unsafe self = unsafe withUnsafeBytes(of: delegate) { bytes in
+            unsafe _DelegateBits(
+                first: bytes.load(as: UnsafeRawPointer.self),
+                second: size == word ? nil : bytes.load(fromByteOffset: word, as: UnsafeRawPointer?.self))
+        }
+        #endif
+    }
+
+    /// The delegate's object, unretained.
+    @inlinable
+    @inline(always)
+    package var object: Unmanaged<AnyObject> {
+        unsafe Unmanaged<AnyObject>.fromOpaque(first)
     }
 }
 

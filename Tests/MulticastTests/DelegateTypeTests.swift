@@ -36,6 +36,31 @@ import Testing
             MulticastDelegate<any OpenEvents & Tagged>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
     }
 
+    /// A class-bound composition of three words, an object and two witness tables: known to be references, but
+    /// more than the two words that `add`, `remove` and `contains` read from a value's bits, so they cast it.
+    @Test func classBoundCompositionOfThreeWords() {
+        let delegates = MulticastDelegate<any ClassBoundEvents & Tagged>()
+        #expect(delegates._core.delegatesAreReferences)
+        #expect(unsafe _DelegateBits(of: probe("x") as any ClassBoundEvents & Tagged) == nil)
+        checkDelegateType(delegates, make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
+    /// A composition of three protocols that are not class-bound: seven words, more than `call` lends from its
+    /// stack space, so it lends from a variable; a body that throws leaves every delegate's count as it was.
+    @Test func compositionOfMoreThanSixWords() {
+        typealias Delegate = any OpenEvents & Tagged & Labeled
+        #expect(MemoryLayout<Delegate>.size > MemoryLayout<_LendingSpace>.size)
+        let delegates = MulticastDelegate<Delegate>()
+        do {
+            let thrower = probe("thrower")
+            delegates.add(thrower, retention: .strong)
+            #expect(throws: Stop.self) { try delegates.call { _ throws(Stop) in throw Stop(name: "body") } }
+            #expect(delegates.remove(thrower))
+            log.clear()
+        }
+        checkDelegateType(delegates, make: probe, wrap: { $0 }, hear: { $0.hear() })
+    }
+
     @Test func compositionWithASuperclass() {
         checkDelegateType(
             MulticastDelegate<any ProbeBase & OpenEvents>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
@@ -228,6 +253,8 @@ protocol OpenEvents {
 
 protocol Tagged {}
 
+protocol Labeled {}
+
 protocol Source<Element> {
     associatedtype Element
     func hear()
@@ -243,8 +270,8 @@ protocol FailureEvents: Error {
 }
 
 // Unchecked: `FailureEvents` is an `Error`, so `Sendable`; the tests use a probe on one thread at a time.
-final class Probe: ProbeBase, ClassBoundEvents, OpenEvents, Tagged, FailureEvents, Source, ClassBoundSource,
-    @unchecked Sendable
+final class Probe: ProbeBase, ClassBoundEvents, OpenEvents, Tagged, Labeled, FailureEvents, Source,
+    ClassBoundSource, @unchecked Sendable
 {
     typealias Element = Int
 }

@@ -58,7 +58,7 @@ extension MulticastDelegate where Delegate: Sendable {
             // before `setTimes` reads them.
             answers = try await concurrently._map(consume delegates) {
                 [positions] (delegate: Delegate) async throws(Failure) -> Answer in
-                let object = unsafe _Slot.object(of: delegate, knownToBeOne: false)!.takeUnretainedValue()
+                let object = unsafe _Slot.object(of: delegate)!.takeUnretainedValue()
                 let position = positions[ObjectIdentifier(object)]!
                 let turnStarted = _Diagnostics.now
                 defer { unsafe times.set(position, started: turnStarted, ended: _Diagnostics.now) }

@@ -11,7 +11,7 @@ extension MulticastDelegate {
     var slotCapacity: Int { _core.withLock { $0.slots.capacity } }
 
     /// Older storages kept for the passes that still read them.
-    var retiredStorages: Int { _core.withLock { $0.retired.count } }
+    var retiredStorages: Int { _core.withLock { $0.retired?.count ?? 0 } }
 
     /// Removed slots of the current storage whose references have not been released yet.
     var pendingReleases: Int { _core.withLock { $0.pending.count } }
