@@ -19,9 +19,9 @@ import sys
 OUT_OF_LINE = {
     "_Core.reclaimDeadDelegates()": "an add to a full storage, before it grows",
     "_Core.passEnded(collect:reclaim:)": "a pass that leaves last with work waiting, or found many dead delegates",
-    "_Core.diagnosticsForCall.getter": "diagnostics are on somewhere (behind `_Diagnostics.areOnAnywhere`)",
-    "_Core.addRecordingSite(bitsOf:object:owner:holding:fileID:line:)": "diagnostics are on somewhere",
-    "MulticastDelegate._callTraced<A>(_:settings:)": "diagnostics are on somewhere",
+    "MulticastDelegate._startTrace()": "diagnostics are on somewhere (behind `_Diagnostics.areOnAnywhere`)",
+    "MulticastDelegate._addRecordingSite(bitsOf:object:owner:holding:to:file:line:)": "diagnostics are on somewhere",
+    "MulticastDelegate._callTraced<A>(_:_:)": "diagnostics are on somewhere",
     "_Registry.makeRoom(mayGrow:_:)": "an add to a full storage",
     "_Registry.rebuild(capacity:_:)": "a compaction, once many slots are vacant (amortized)",
     "_Registry.reindex(capacity:)": "an add to a full index",
