@@ -22,7 +22,7 @@ OUT_OF_LINE = {
     "MulticastDelegate._startTrace()": "diagnostics are on somewhere (behind `_Diagnostics.areOnAnywhere`)",
     "MulticastDelegate._addRecordingSite(bitsOf:object:owner:holding:to:file:line:)": "diagnostics are on somewhere",
     "MulticastDelegate._callTraced<A>(_:_:)": "diagnostics are on somewhere",
-    "_Registry.makeRoom(mayGrow:_:)": "an add to a full storage",
+    "_Registry.makeRoom(searched:_:)": "an add to a full storage",
     "_Registry.rebuild(capacity:_:)": "a compaction, once many slots are vacant (amortized)",
     "_Registry.reindex(capacity:)": "an add to a full index",
     "_Registry.freeUnreadRetired(_:)": "older storages wait for their readers",

@@ -1618,11 +1618,11 @@ proctype Adder() {
     byte thread = ADDER;
     REGISTRY_VARIABLES;
     PASS_VARIABLES;
-    bit mayGrow, outOfRoom, reused;
+    bit searched, outOfRoom, reused;
 
     if
-    :: mayGrow = 0
-    :: mayGrow = 1
+    :: searched = 0
+    :: searched = 1
     fi;
 
     do
@@ -1630,7 +1630,7 @@ proctype Adder() {
            Lock_acquire();
            c = st[storage].count;
            decided = c == st[storage].capacity;
-           outOfRoom = decided && !mayGrow && capacityOfRebuilt(c - vacancies) > st[storage].capacity;
+           outOfRoom = decided && !searched && capacityOfRebuilt(c - vacancies) > st[storage].capacity;
            returning = !outOfRoom;
            capacity = capacityOfRebuilt(c - vacancies);
            if
@@ -1673,7 +1673,7 @@ proctype Adder() {
            Core_endChange();
            me = ADDER_SCAN;
            Core_reclaimDeadDelegates();
-           mayGrow = 1
+           searched = 1
        :: else -> break
        fi
     od;

@@ -76,17 +76,17 @@ package final class _Core {
     package func add(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding
     ) -> _Addition {
-        var mayGrow = false
+        var searched = false
         while true {
             let outcome = change { registry, garbage in
                 unsafe registry.add(
-                    bitsOf: value, object: object, owner: owner, holding: holding, mayGrow: mayGrow, &garbage)
+                    bitsOf: value, object: object, owner: owner, holding: holding, searched: searched, &garbage)
             }
             if let addition = _Addition(outcome) { return addition }
             // The storage is full, and its registrations have doubled since the last search: before growing,
             // reclaim the slots of ended registrations, a scan that is amortized O(1) per add (see `makeRoom`).
             reclaimDeadDelegates()
-            mayGrow = true
+            searched = true
         }
     }
 

@@ -37,7 +37,7 @@ enum _Readers {
     /// When the work that waits for a storage's readers is to be done, as ``collectNowOrByLastReader(_:)``
     /// arranges it.
     @usableFromInline
-    enum Collection {
+    enum WhenToCollect {
         /// No pass reads the storage: the caller does the work.
         case now
         /// Passes read the storage: the last of them to leave does the work.
@@ -48,7 +48,7 @@ enum _Readers {
     /// reads it, else by the last pass to leave, for which it sets the flag. Call it with the lock held.
     @inlinable
     @inline(always)
-    static func collectNowOrByLastReader(_ word: UnsafeMutablePointer<Int>) -> Collection {
+    static func collectNowOrByLastReader(_ word: UnsafeMutablePointer<Int>) -> WhenToCollect {
         if unsafe _multicast_load_acquire(word) == 0 { return .now }
         guard unsafe _multicast_fetch_or_acquire(word, collectBit) & ~collectBit == 0 else { return .byLastReader }
         unsafe _multicast_store_relaxed(word, 0)  // the last reader left meanwhile: no one is left to collect

@@ -60,7 +60,7 @@ struct _Registry {
     var newestRegistration: Int64 = 0
 
     /// The registrations that the last search for dead delegates before a growth left (see
-    /// ``makeRoom(mayGrow:_:)``).
+    /// ``makeRoom(searched:_:)``).
     var registeredAtLastSearch = 0
 
     init(layout: _DelegateLayout) {
@@ -146,7 +146,7 @@ extension _Registry {
         return nil
     }
 
-    /// What ``add(bitsOf:object:owner:holding:mayGrow:_:)`` did.
+    /// What ``add(bitsOf:object:owner:holding:searched:_:)`` did.
     @usableFromInline
     enum AddOutcome {
         case added
@@ -156,7 +156,7 @@ extension _Registry {
         /// The object is registered already, and with the other retention.
         case registeredWithOtherRetention
         /// The storage is full, and would have to grow; reclaim dead registrations' slots, then add again with
-        /// `mayGrow` (see ``_Registry/makeRoom(mayGrow:_:)``).
+        /// `searched` (see ``_Registry/makeRoom(searched:_:)``).
         case full
         /// The delegate is being deallocated (the add was made from its deinit): it could never be called. Found
         /// for a weak delegate, and for a strong or owned one in an optimized build or with the Objective-C
@@ -174,14 +174,14 @@ extension _Registry {
     @inline(always)
     mutating func add(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
-        mayGrow: Bool, _ garbage: inout _Garbage
+        searched: Bool, _ garbage: inout _Garbage
     ) -> AddOutcome {
         var replaced = false
         switch holding {
         case .owned:
             // Room first: the replaced registration is unregistered only by the add that makes the new one.
             if unsafe slots.count == slots.capacity {
-                guard makeRoom(mayGrow: mayGrow, &garbage) else { return .full }
+                guard makeRoom(searched: searched, &garbage) else { return .full }
             }
             if let found = unsafe find(owner, owned: true) {
                 unregister(at: found.position, bucket: found.bucket)
@@ -193,7 +193,7 @@ extension _Registry {
                     ? .alreadyRegistered : .registeredWithOtherRetention
             }
             if unsafe slots.count == slots.capacity {
-                guard makeRoom(mayGrow: mayGrow, &garbage) else { return .full }
+                guard makeRoom(searched: searched, &garbage) else { return .full }
             }
         }
         if unsafe !index.hasRoom {
@@ -231,7 +231,7 @@ extension _Registry {
 
     /// Makes room for one more slot in a full storage by dropping its removed slots, or by growing it; returns
     /// false, without a change, when it must grow and the add is to search for dead delegates first: unless
-    /// `mayGrow` says it did, and unless the registrations are fewer than twice those of the last search.
+    /// `searched` says it did, and unless the registrations are fewer than twice those of the last search.
     ///
     /// The search bounds the slots of dead delegates in a multicast that is never called (a call's pass finds
     /// them too): a storage has room for at most about three and a half times the registrations that the last
@@ -239,11 +239,11 @@ extension _Registry {
     /// storage that only grows is searched at every other growth, each by three quarters. Searching at every
     /// growth would keep under half that many slots, at 2.3 loads per add.
     @usableFromInline
-    mutating func makeRoom(mayGrow: Bool, _ garbage: inout _Garbage) -> Bool {
+    mutating func makeRoom(searched: Bool, _ garbage: inout _Garbage) -> Bool {
         let registered = unsafe slots.count - vacancies
         let capacity = Self.capacityOfRebuilt(holding: registered)
         if unsafe capacity > slots.capacity {
-            if mayGrow {
+            if searched {
                 registeredAtLastSearch = registered
             } else if registered >= 2 * registeredAtLastSearch {
                 return false
