@@ -9,7 +9,6 @@ final class Subscription {
     weak var subscriber: (any StoreSubscriber)?
     let skipsRepeats: Bool
     private var last: Int?
-
     init(_ subscriber: any StoreSubscriber, skipsRepeats: Bool) {
         self.subscriber = subscriber
         self.skipsRepeats = skipsRepeats
@@ -24,7 +23,6 @@ final class Subscription {
 
 final class Store {
     private let subscriptions = MulticastDelegate<Subscription>()  // a class type works as the delegate type
-    private(set) var state = 0
 
     func subscribe(_ subscriber: any StoreSubscriber, skipsRepeats: Bool = true) {
         // Held while `subscriber` lives; subscribing again replaces the subscription.
@@ -35,8 +33,7 @@ final class Store {
         subscriptions.remove(ownedBy: subscriber)
     }
 
-    func dispatch(_ newState: Int) {
-        state = newState
-        subscriptions.call { $0.deliver(newState) }
+    func dispatch(_ state: Int) {
+        subscriptions.call { $0.deliver(state) }
     }
 }
