@@ -69,7 +69,7 @@ expect 2 'error: ' "$session" 'bad input gives one error line each'
 expect "${#open[@]}" 'received "still here"' "$session" 'the session goes on after bad input'
 
 # /trace: the message after it is traced, a line for the call and one per screen called, in the order they
-# opened; the screens opened before /trace have no recorded site, the banner opened after it has one.
+# opened; every screen, opened before /trace or after it, with its site (the session records sites from its start).
 traced=("${open[@]}" banner#2)
 trace=$(sed -n '/^> traced$/,/^> /p' <<<"$session" | grep '^trace:' || true)
 expect 1 'trace on: ' "$session" '/trace turns the trace on'
@@ -81,7 +81,8 @@ else
     printf 'FAIL  the traced message: screens "%s", expected "%s"\n' "$turns" "${traced[*]}"
     failures=$((failures + 1))
 fi
-expect "${#open[@]}" ', added before /trace, ' "$trace" 'screens opened before /trace have no site'
+expect "${#open[@]}" ', added at ChatSession.swift:' "$(grep -vF 'banner#2' <<<"$trace")" \
+    'screens opened before /trace: their site'
 expect 1 'trace:   banner#2, added at ChatSession.swift:' "$trace" 'the screen opened after /trace: its site'
 timed=$(grep -cE ', [0-9]+(\.[0-9])? (ns|µs|ms)$' <<<"$trace" || true)
 if [[ $timed -eq $((1 + ${#traced[@]})) ]]; then

@@ -204,8 +204,8 @@ until_ok "/open banner: a pane comes, last" 10 titles_are "${reopened[*]}"
 type_line "traced in tmux"
 until_ok "/trace: a message shows in every pane" 10 in_every_pane "traced in tmux"
 until_ok "/trace: the status lines trace the call" 2 has "trace: messages call, ${#reopened[@]} screens, "
-until_ok "/trace: a screen opened before it, its time and no site" 2 \
-    screen_matches "^trace:   ${reopened[0]}, added before /trace, [0-9.]+ (ns|µs|ms)"
+until_ok "/trace: a screen opened before it, where it was added, and its time" 2 \
+    screen_matches "^trace:   ${reopened[0]}, added at ChatSession\.swift:[0-9]+, [0-9.]+ (ns|µs|ms)"
 until_ok "/trace: the screen opened after it, where it was added" 2 \
     screen_matches "^trace:   banner#2, added at ChatSession\.swift:[0-9]+, [0-9.]+ (ns|µs|ms)"
 type_line "/trace"

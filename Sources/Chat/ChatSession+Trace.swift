@@ -8,17 +8,17 @@ import TerminalKit
 ///
 /// ```text
 /// trace: messages call, 3 screens, 41.2 µs
-/// trace:   chats#2, added at ChatSession.swift:134, 12.3 µs
-/// trace:   banner#1, added before /trace, 2.0 µs
+/// trace:   chats#2, added at ChatSession.swift:137, 12.3 µs
+/// trace:   banner#1, added at ChatSession.swift:137, 2.0 µs
 /// ```
 ///
-/// A multicast records where a delegate was added only while diagnostics are on, so a screen opened before
-/// `/trace` shows no site.
+/// A multicast records where a delegate was added only while diagnostics apply to it: the session records the
+/// sites from its start (`.recordingSites`), so that a screen opened before `/trace` shows its site too.
 extension ChatSession {
     /// Turns the trace on, or off if it is on, and says which.
     func toggleTrace() {
-        guard messages.diagnostics == nil else {
-            messages.diagnostics = nil
+        guard messages.diagnostics?.traceHandler == nil else {
+            messages.diagnostics = .recordingSites
             console.line("trace off")
             return
         }
@@ -45,7 +45,7 @@ extension ChatSession {
         var lines = ["trace: " + call]
         for turn in trace.turns {
             let name = names[turn.delegateID] ?? turn.delegateTypeName
-            let site = turn.site.map { "added at \($0)" } ?? "added before /trace"
+            let site = turn.site.map { "added at \($0)" } ?? "site not recorded"
             lines.append("trace:   \(name), \(site), \(duration(turn.elapsedNanoseconds))")
         }
         return lines

@@ -48,6 +48,9 @@ package final class ChatSession {
         self.console = console
         self.burstSeconds = burstSeconds
         self.afterDelivery = afterDelivery
+        // Where each screen is added, recorded from the start and nothing traced, so that `/trace` shows the site
+        // of every screen, the ones opened before it too.
+        messages.diagnostics = .recordingSites
     }
 
     /// What the subscribed screens show, for any thread to read.
@@ -184,7 +187,7 @@ package final class ChatSession {
     /// thousands of lines.
     private func burst(_ count: Int) {
         let trace = messages.diagnostics
-        messages.diagnostics = nil
+        messages.diagnostics = .recordingSites
         defer { messages.diagnostics = trace }
         let before = Dictionary(uniqueKeysWithValues: receivedCounts().map { ($0.name, $0.count) })
         let (messages, afterDelivery) = (messages, afterDelivery)

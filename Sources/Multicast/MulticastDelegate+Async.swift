@@ -200,7 +200,7 @@ extension MulticastDelegate {
         ) async throws(Failure) -> Delegate? {
             var pass = unsafe _Pass(_multicast._core)
             var keeper: AnyObject?
-            while let slot = unsafe pass.next(keeping: &keeper) {
+            while let slot = unsafe pass.next(keeping: &keeper, observing: &observer) {
                 // A copy: it must stay alive across the suspension, and the keeper is let go of at once.
                 let delegate = unsafe slot.copyOfDelegate(as: Delegate.self)
                 keeper = nil

@@ -523,7 +523,7 @@ public final class MulticastDelegate<Delegate> {
         var pass = unsafe _Pass(_core)
         var keeper: AnyObject?  // keeps each weak delegate alive for its turn
         do throws(Failure) {
-            while let slot = unsafe pass.next(keeping: &keeper) {
+            while let slot = unsafe pass.next(keeping: &keeper, observing: &observer) {
                 unsafe observer.turnBegins(slot)
                 unsafe try slot.lend(as: Delegate.self, body)
                 observer.turnReturned()

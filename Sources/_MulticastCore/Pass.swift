@@ -1,3 +1,24 @@
+/// What a pass tells its observer of the slots it skips: see ``_Pass/next(keeping:observing:)``.
+@usableFromInline
+package protocol _PassObserver: ~Copyable {
+    /// The pass skipped the slot of `registration`, which ended with its owner: a weak delegate, or the owner of an
+    /// owned one, was deallocated.
+    mutating func passSkippedDeadRegistration(_ registration: Int64)
+}
+
+/// The observer of a pass that nobody observes: it does nothing, and, inlined, costs nothing.
+@frozen
+@usableFromInline
+package struct _Unobserved: _PassObserver {
+    @inlinable
+    @inline(always)
+    package init() {}
+
+    @inlinable
+    @inline(always)
+    package mutating func passSkippedDeadRegistration(_ registration: Int64) {}
+}
+
 /// One walk over a multicast's delegates: what every `call`, iteration, `count`, `isEmpty` and description is.
 ///
 /// A pass takes the lock once, to count itself in as a reader of the current storage and note its slot count.
@@ -72,6 +93,18 @@ package struct _Pass: ~Copyable {
     @inlinable
     @inline(always)
     package mutating func next(keeping keeper: inout AnyObject?) -> _Slot? {
+        var unobserved = _Unobserved()
+        return unsafe next(keeping: &keeper, observing: &unobserved)
+    }
+
+    /// ``next(keeping:)``, telling `observer` the number of each registration that it skips because it ended
+    /// with its owner: what a traced call learns of the delegates it found gone. With ``_Unobserved``, inlined,
+    /// it is ``next(keeping:)``: the observer is told only on the branch of a dead slot.
+    @inlinable
+    @inline(always)
+    package mutating func next<Observer: _PassObserver & ~Copyable>(
+        keeping keeper: inout AnyObject?, observing observer: inout Observer
+    ) -> _Slot? {
         // A store, not `if keeper != nil`: an unoptimized build copies the keeper to compare it, a retain and a
         // release per weak delegate, where the store costs a release call of nil per strong delegate.
         keeper = nil
@@ -84,7 +117,9 @@ package struct _Pass: ~Copyable {
             case .ownerAlive(let owner):
                 keeper = consume owner
                 return unsafe slot
-            case .dead: dead += 1
+            case .dead(let key):
+                dead += 1
+                observer.passSkippedDeadRegistration(key.registration)
             case .unregistered: break
             }
         }

@@ -36,11 +36,11 @@ import Testing
         let turns = trace.dropFirst()
         #expect(turns.map { $0.split(separator: ",")[0] } == (firstScreens + ["chats#2"]).map { "trace:   \($0)" })
         #expect(turns.allSatisfy { $0.contains(Self.time) })
-        // Sites are recorded only while diagnostics are on: the screens opened at start have none.
-        for (turn, name) in zip(turns, firstScreens) {
-            #expect(turn.hasPrefix("trace:   \(name), added before /trace, "))
+        // The session records sites from its start: the screens opened before /trace have theirs too.
+        for (turn, name) in zip(turns, firstScreens + ["chats#2"]) {
+            #expect(turn.hasPrefix("trace:   \(name), added at ChatSession.swift:"), "\(turn)")
         }
-        #expect(turns.last?.contains(#/^trace:   chats#2, added at ChatSession\.swift:\d+, /#) == true)
+        #expect(turns.allSatisfy { $0.contains(#/, added at ChatSession\.swift:\d+, /#) })
     }
 
     @Test func traceTurnsOffAgain() {
@@ -52,7 +52,7 @@ import Testing
 
         #expect(transcript.lines.contains("trace off"))
         #expect(transcript.lines(containing: "trace:").isEmpty)
-        #expect(session.messages.diagnostics == nil)
+        #expect(session.messages.diagnostics?.traceHandler == nil)
     }
 
     @Test func aBurstIsNotTracedAndTheTraceGoesOnAfterIt() {

@@ -72,7 +72,8 @@ public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
 ///   ``MulticastDelegate/concurrently``) times every delegate's turn and, once it has ended, gives a
 ///   ``MulticastTrace`` to ``traceHandler``, and each turn longer than ``slowTurnNanoseconds`` to
 ///   ``slowTurnHandler``. Iterating the multicast, and its synchronous `map`, `first` and `contains`, is not
-///   traced.
+///   traced. Settings with no handler and no ``signposts`` trace no call: they record sites alone
+///   (``recordingSites``).
 ///
 /// The handlers run on the thread that made the call, after the call, with no lock held: they may use any
 /// multicast, this one included. A call made from inside a handler is not traced, so that a handler that calls
@@ -180,7 +181,7 @@ extension MulticastDelegate {
         // The reading begins before the pass, so that no record the pass may need is dropped before it is read.
         let reading = _NotesReading(_notes)
         let delegates = _liveDelegates()
-        let records = reading.end(lookingUp: delegates.map(\.registration))
+        let records = reading.end(lookingUp: delegates.map(\.registration)).records
         var registered: [RegisteredDelegate] = []
         registered.reserveCapacity(delegates.count)
         for (live, record) in zip(delegates, records) {
@@ -188,6 +189,38 @@ extension MulticastDelegate {
                 RegisteredDelegate(delegate: live.delegate, retention: live.retention, site: record?.site))
         }
         return registered
+    }
+
+    /// The registrations of this multicast that ended before the multicast ever called their delegate, oldest
+    /// first: each weak delegate, and each owner of an owned one, that was deallocated before its delegate's first
+    /// call. For a delegate that was added and never called: the one that nothing else kept alive.
+    ///
+    /// ```swift
+    /// for ended in messages.registrationsEndedBeforeTheirFirstCall() {
+    ///     print("gone before its first call:", ended)  // MessageLogger (weak, Logging.swift:12)
+    /// }
+    /// ```
+    ///
+    /// A registration is listed if it was made while settings that trace calls applied to this multicast, and
+    /// every call of the multicast since then was traced (calls made while diagnostics were off, or with
+    /// ``MulticastDiagnostics/recordingSites``, may have called it, unseen). It is listed once found gone: by a
+    /// traced call whose pass came to it, or by this method, which looks. A registration that was removed is not
+    /// listed, nor one whose delegate was called. Iterating the multicast, and its synchronous `map`, `first` and
+    /// `contains`, are not calls: a delegate reached only that way is listed. The list keeps the latest
+    /// ``UncalledRegistration/kept``.
+    ///
+    /// - Complexity: O(*n*): one pass, and the lock of the multicast's diagnostics twice, around the pass.
+    public func registrationsEndedBeforeTheirFirstCall() -> [UncalledRegistration] {
+        let reading = _NotesReading(_notes)
+        do {
+            defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
+            var pass = unsafe _Pass(_core)
+            var keeper: AnyObject?
+            var dead = _DeadRegistrations()
+            while unsafe pass.next(keeping: &keeper, observing: &dead) != nil {}
+            _ = reading.end(lookingUp: [], ended: dead.registrations)
+        }
+        return _notes.uncalled
     }
 
     /// The live delegates, in call order, each with its retention and registration number: strong references,
@@ -201,6 +234,56 @@ extension MulticastDelegate {
                 (slot.copyOfDelegate(as: Delegate.self), slot.isStrong ? .strong : .weak, slot.registration))
         }
         return delegates
+    }
+}
+
+/// The registrations that a pass found ended with their owners.
+struct _DeadRegistrations: _PassObserver {
+    var registrations: [Int64] = []
+
+    mutating func passSkippedDeadRegistration(_ registration: Int64) {
+        registrations.append(registration)
+    }
+}
+
+/// A registration that ended before the multicast ever called its delegate: a weak delegate, or the owner of an
+/// owned one, that was deallocated first. What was recorded of it: the delegate's class, the owner's, and where
+/// it was added.
+///
+/// A trace names those its call found gone (``MulticastTrace/endedBeforeTheirFirstCall``), and
+/// ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()`` lists them. Its `description` is a few words:
+/// `MessageLogger (weak, Logging.swift:12)`, or `Subscription (owned by Store, Store.swift:113)`.
+// Named for what it is to the user: a registration that was never called, as `RegistrationSite` is named for the
+// registration it marks. The members are named as `MulticastTrace.Turn`'s, so that code that reads a turn reads
+// one of these the same way.
+public struct UncalledRegistration: Sendable, CustomStringConvertible {
+    /// The delegate's class.
+    public let delegateType: any AnyObject.Type
+
+    /// The owner's class, for a registration made with ``MulticastDelegate/add(_:ownedBy:file:line:)``; nil for
+    /// a weak delegate, which is its own owner.
+    public let ownerType: (any AnyObject.Type)?
+
+    /// Where the delegate was added.
+    public let site: RegistrationSite
+
+    /// How many a multicast keeps for ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()``: the latest.
+    public static let kept = 256
+
+    /// The delegate's class, without its module.
+    public var delegateTypeName: String {
+        "\(delegateType)"
+    }
+
+    /// The owner's class, without its module; nil for a weak delegate.
+    public var ownerTypeName: String? {
+        ownerType.map { "\($0)" }
+    }
+
+    /// The registration in a few words: `MessageLogger (weak, Logging.swift:12)`, or
+    /// `Subscription (owned by Store, Store.swift:113)`. The format is for people, and may change.
+    public var description: String {
+        "\(delegateTypeName) (\(ownerTypeName.map { "owned by \($0)" } ?? "weak"), \(site))"
     }
 }
 
@@ -279,6 +362,14 @@ public struct MulticastTrace: Sendable {
 
     /// The turns, in the order the delegates were called (for a concurrent call, the order they were added in).
     public let turns: [Turn]
+
+    /// The registrations that the call found ended before their first call: each weak delegate, and each owner
+    /// of an owned delegate, that was deallocated before the multicast ever called the delegate, and that no
+    /// earlier trace named. Empty but for registrations made while settings that trace calls applied, with every
+    /// call since traced (see ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()``).
+    // The subject is the registrations, as in `turns`; "ended" is the word the library uses for a registration's
+    // end (`Retention`, `add(_:ownedBy:)`), whether its weak delegate or its owner died.
+    public let endedBeforeTheirFirstCall: [UncalledRegistration]
 
     /// How long the call took, in nanoseconds, from its start to its end, its turns included.
     public let elapsedNanoseconds: UInt64

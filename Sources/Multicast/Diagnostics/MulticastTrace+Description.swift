@@ -8,19 +8,23 @@ extension MulticastTrace: CustomStringConvertible {
     }
 
     /// The trace in one line: the multicast, the operation, how many delegates and the call's time, then each
-    /// turn.
+    /// turn; and a line more for each registration in ``endedBeforeTheirFirstCall``.
     ///
     /// ```text
     /// messages call, 2 delegates, 14.2 µs: ChatScreen (weak, ChatSession.swift:40) 9.8 µs, Logger (strong) 1.1 µs
+    ///   gone before its first call: MessageLogger (weak, Logging.swift:12)
     /// ```
     ///
     /// A call that ended with an error says `threw` after its time. The format is for people, and may change.
     public var description: String {
         let delegates = turns.count == 1 ? "1 delegate" : "\(turns.count) delegates"
         let outcome = threw ? ", threw" : ""
-        let summary = "\(multicastName) \(operation), \(delegates), \(_formatNanoseconds(elapsedNanoseconds))\(outcome)"
-        guard turns.count > 0 else { return summary }
-        return summary + ": " + turns.map(\.description).joined(separator: ", ")
+        var line = "\(multicastName) \(operation), \(delegates), \(_formatNanoseconds(elapsedNanoseconds))\(outcome)"
+        if turns.count > 0 { line += ": " + turns.map(\.description).joined(separator: ", ") }
+        for ended in endedBeforeTheirFirstCall {
+            line += "\n  gone before its first call: \(ended)"
+        }
+        return line
     }
 }
 
@@ -51,6 +55,20 @@ extension MulticastDiagnostics {
         printing { print($0) }
     }
 
+    /// Settings that record where each delegate is added, and its class, and trace no call: for an app to set at
+    /// launch, so that a trace turned on later knows every delegate's site.
+    ///
+    /// ```swift
+    /// MulticastDiagnostics.processWide = .recordingSites  // at launch, in a debug build
+    /// ```
+    ///
+    /// Settings with no ``traceHandler``, no ``slowTurnHandler`` and no ``signposts`` trace no call: a call costs
+    /// what it costs while another multicast is traced (see ``MulticastDiagnostics``), and an add stores its site.
+    /// These are such settings.
+    public static var recordingSites: MulticastDiagnostics {
+        MulticastDiagnostics()
+    }
+
     /// Settings that give `write` a line per traced call and, if `slowTurnNanoseconds` is given, a line per
     /// turn longer than that.
     ///
@@ -66,7 +84,9 @@ extension MulticastDiagnostics {
         slowTurnNanoseconds: UInt64? = nil, to write: @escaping @Sendable (String) -> Void
     ) -> MulticastDiagnostics {
         MulticastDiagnostics(
-            traceHandler: { write($0.description) },
+            traceHandler: { trace in
+                for line in trace.description.split(separator: "\n") { write(String(line)) }
+            },
             slowTurnNanoseconds: slowTurnNanoseconds,
             slowTurnHandler: { turn, trace in
                 let site = turn.site.map { ", \($0)" } ?? ""

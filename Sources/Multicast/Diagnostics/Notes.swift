@@ -10,14 +10,54 @@ struct _Record {
     var registration: Int64
     /// Where the registration was made.
     var site: RegistrationSite
+    /// The delegate's class.
+    var delegateType: any AnyObject.Type
+    /// The owner's class, for an owned registration.
+    var ownerType: (any AnyObject.Type)?
+    /// The watch under which the registration was made, if calls were traced then; nil if not. While the
+    /// multicast's watch is still this one, every call since the registration was made has been traced.
+    var watch: _Watch?
+    /// Whether a traced call has given the delegate a turn.
+    var called = false
+    /// Whether a trace has named the registration as ended before its first call.
+    var named = false
+    /// Whether the registration is in the multicast's list of those that ended before their first call.
+    var listed = false
+
+    /// What the record tells of a registration that ended before its first call.
+    var uncalled: UncalledRegistration {
+        UncalledRegistration(delegateType: delegateType, ownerType: ownerType, site: site)
+    }
+}
+
+/// How many times a multicast's calls may have gone untraced: a record made under one watch knows whether its
+/// delegate was called only while the watch lasts. The multicast's count goes up with each call that is not
+/// traced while diagnostics are on somewhere (settings that trace nothing, none that apply, a call from a
+/// handler), and each time its own settings are set to some that trace nothing, or cleared; the process's, each
+/// time the process-wide settings are. (Calls made while diagnostics are off everywhere follow such a change.)
+/// A watch that began under the multicast's own settings does not depend on the process's: those settings, while
+/// they are set, decide every call of the multicast.
+struct _Watch {
+    var multicastGaps: Int
+    /// Nil for a watch that began under the multicast's own settings.
+    var processGaps: Int?
+
+    /// Whether the watch still lasts, the multicast's count being `multicastGaps` and the process's `processGaps`.
+    func lasts(multicastGaps: Int, processGaps: Int) -> Bool {
+        self.multicastGaps == multicastGaps && (self.processGaps ?? processGaps) == processGaps
+    }
 }
 
 /// Settings, boxed: read under a lock with one retain, where the settings themselves would take one per handler.
 final class _DiagnosticsBox: Sendable {
     let settings: MulticastDiagnostics
+    /// Whether calls are traced: the settings have somewhere to give a trace (see ``MulticastDiagnostics``).
+    let tracesCalls: Bool
 
     init(_ settings: MulticastDiagnostics) {
         self.settings = settings
+        tracesCalls =
+            settings.traceHandler != nil || settings.slowTurnHandler != nil || settings.signposts != nil
     }
 }
 
@@ -56,6 +96,11 @@ final class _Notes: @unchecked Sendable {
         var readers = 0
         /// How many records the next pruning waits for.
         var pruneAt = 16
+        /// The multicast's count of the times its calls may have gone untraced (see `_Watch`).
+        var gaps = 0
+        /// The registrations found ended before their first call, oldest first: the latest
+        /// ``UncalledRegistration/kept``.
+        var uncalled: [UncalledRegistration] = []
     }
 
     init(label: String?) {
@@ -80,6 +125,7 @@ final class _Notes: @unchecked Sendable {
             let old = withState { state in
                 let old = state.settings
                 state.settings = newValue
+                if !(newValue?.tracesCalls ?? false) { state.gaps += 1 }
                 if (old == nil) != (newValue == nil) { _Diagnostics.count(on: newValue != nil) }
                 return old
             }
@@ -95,10 +141,17 @@ final class _Notes: @unchecked Sendable {
     /// The settings that trace a call made now, and a reading of the records begun for it; nil, with no reading
     /// begun, when no settings apply or the calling thread is running a diagnostics handler, whose calls are not
     /// traced.
+    ///
+    /// A call that is not traced counts as a gap in the multicast's watch (see `_Watch`).
     func startTrace() -> _TraceStart? {
-        guard !_Diagnostics.isRunningHook else { return nil }
+        let isRunningHook = _Diagnostics.isRunningHook
         let settings = withState { state -> _DiagnosticsBox? in
-            guard let settings = state.settings ?? _ProcessWideSettings.shared.settings else { return nil }
+            guard !isRunningHook, let settings = state.settings ?? _ProcessWideSettings.shared.settings,
+                settings.tracesCalls
+            else {
+                state.gaps += 1
+                return nil
+            }
             state.readers += 1
             return settings
         }
@@ -110,19 +163,69 @@ final class _Notes: @unchecked Sendable {
         withState { $0.readers += 1 }
     }
 
-    /// Ends a reading; returns the records of `registrations`, as far as there are some.
-    func endReading(lookingUp registrations: [Int64]) -> [_Record?] {
+    /// Ends a reading; returns the records of `registrations`, as far as there are some, marked as called first if
+    /// `called`; and, of the registrations `ended`, found ended with their owners, those that ended before their
+    /// first call and that no trace has named yet, now marked as named if `named`. Each of those is added to the
+    /// multicast's list of them, once.
+    func endReading(
+        lookingUp registrations: [Int64], called: Bool, ended: [Int64], named: Bool
+    ) -> (records: [_Record?], uncalled: [UncalledRegistration]) {
         withState { state in
             state.readers -= 1
-            return registrations.map { state.record(of: $0) }
+            var records: [_Record?] = []
+            records.reserveCapacity(registrations.count)
+            for registration in registrations {
+                guard let position = state.index(of: registration) else {
+                    records.append(nil)
+                    continue
+                }
+                if called { state.records[position].called = true }
+                records.append(state.records[position])
+            }
+            guard !ended.isEmpty else { return (records, []) }
+            let processGaps = _ProcessWideSettings.shared.gaps
+            var uncalled: [UncalledRegistration] = []
+            for registration in ended {
+                guard let position = state.index(of: registration) else { continue }
+                let record = state.records[position]
+                guard !record.called, record.watch?.lasts(multicastGaps: state.gaps, processGaps: processGaps) == true
+                else { continue }
+                if !record.listed {
+                    state.records[position].listed = true
+                    state.uncalled.append(record.uncalled)
+                    if state.uncalled.count > UncalledRegistration.kept { state.uncalled.removeFirst() }
+                }
+                if named && !record.named {
+                    state.records[position].named = true
+                    uncalled.append(record.uncalled)
+                }
+            }
+            return (records, uncalled)
         }
     }
 
-    /// Records that `registration`, of `core`, was made at `site`, if settings apply to the multicast; then
-    /// prunes, if it is time.
-    func record(_ registration: Int64, site: RegistrationSite, of core: _Core) {
-        let mayPrune = withState { state in
-            state.insert(_Record(registration: registration, site: site))
+    /// The registrations found ended before their first call, oldest first.
+    var uncalled: [UncalledRegistration] {
+        withState { $0.uncalled }
+    }
+
+    /// Records that `registration`, of `core`, was made at `site`, of a delegate of type `delegateType` (owned by
+    /// an object of type `ownerType`, for an owned registration), if settings apply to the multicast; then prunes,
+    /// if it is time.
+    func record(
+        _ registration: Int64, site: RegistrationSite, delegateType: any AnyObject.Type,
+        ownerType: (any AnyObject.Type)?, of core: _Core
+    ) {
+        let mayPrune = withState { state -> Bool in
+            let (processWide, processGaps) = _ProcessWideSettings.shared.settingsAndGaps
+            guard let settings = state.settings ?? processWide else { return false }
+            let watch =
+                settings.tracesCalls
+                ? _Watch(multicastGaps: state.gaps, processGaps: state.settings == nil ? processGaps : nil) : nil
+            state.insert(
+                _Record(
+                    registration: registration, site: site, delegateType: delegateType, ownerType: ownerType,
+                    watch: watch))
             return state.records.count >= state.pruneAt && state.readers == 0
         }
         if mayPrune { prune(core) }
@@ -155,10 +258,10 @@ extension _Notes.State {
         return low
     }
 
-    /// The record of `registration`, if there is one.
-    func record(of registration: Int64) -> _Record? {
+    /// Where the record of `registration` is, if there is one.
+    func index(of registration: Int64) -> Int? {
         let position = position(of: registration)
-        return position < records.count && records[position].registration == registration ? records[position] : nil
+        return position < records.count && records[position].registration == registration ? position : nil
     }
 
     /// Inserts `record`, or replaces the record of its registration: at the end, but for an add whose record
@@ -194,15 +297,17 @@ struct _NotesReading: ~Copyable {
         self.notes = notes
     }
 
-    /// Ends the reading; returns the records of `registrations`, as far as there are some.
-    consuming func end(lookingUp registrations: [Int64]) -> [_Record?] {
+    /// Ends the reading: see ``_Notes/endReading(lookingUp:called:ended:named:)``.
+    consuming func end(
+        lookingUp registrations: [Int64], called: Bool = false, ended: [Int64] = [], named: Bool = false
+    ) -> (records: [_Record?], uncalled: [UncalledRegistration]) {
         let notes = notes!
         self.notes = nil
-        return notes.endReading(lookingUp: registrations)
+        return notes.endReading(lookingUp: registrations, called: called, ended: ended, named: named)
     }
 
     deinit {
-        _ = notes?.endReading(lookingUp: [])
+        _ = notes?.endReading(lookingUp: [], called: false, ended: [], named: false)
     }
 }
 
@@ -223,6 +328,20 @@ final class _ProcessWideSettings: @unchecked Sendable {
     private let lock = _Lock()
     @exclusivity(unchecked)  // as `_Notes.state`
     private var value: _DiagnosticsBox?
+    @exclusivity(unchecked)
+    private var gapCount = 0
+
+    /// The process's count of the times calls may have gone untraced (see `_Watch`).
+    var gaps: Int {
+        settingsAndGaps.gaps
+    }
+
+    /// The settings, and the process's count of gaps, read together.
+    var settingsAndGaps: (settings: _DiagnosticsBox?, gaps: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return unsafe (value, gapCount)
+    }
 
     /// The settings. Setting them counts the change in the switch that calls read, under the lock, as the change
     /// is made (see `_Diagnostics`).
@@ -236,6 +355,7 @@ final class _ProcessWideSettings: @unchecked Sendable {
             lock.lock()
             let old = unsafe value
             unsafe value = newValue
+            if !(newValue?.tracesCalls ?? false) { unsafe gapCount += 1 }
             if (old == nil) != (newValue == nil) { _Diagnostics.count(on: newValue != nil) }
             lock.unlock()
             extendLifetime(old)  // released here, with no lock held
@@ -264,7 +384,10 @@ extension MulticastDelegate {
         }
         guard _notes.settingsInEffect != nil, let registration = unsafe core.registration(of: owner, owned: owned)
         else { return addition }
-        _notes.record(registration, site: RegistrationSite(fileID: file, line: line), of: core)
+        unsafe _notes.record(
+            registration, site: RegistrationSite(fileID: file, line: line),
+            delegateType: type(of: object.takeUnretainedValue()),
+            ownerType: owned ? type(of: owner.takeUnretainedValue()) : nil, of: core)
         return addition
     }
 }

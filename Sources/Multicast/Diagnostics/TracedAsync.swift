@@ -41,7 +41,7 @@ extension MulticastDelegate where Delegate: Sendable {
         do {
             var pass = unsafe _Pass(_core)
             var keeper: AnyObject?
-            while let slot = unsafe pass.next(keeping: &keeper) {
+            while let slot = unsafe pass.next(keeping: &keeper, observing: &recorder) {
                 unsafe delegates.append(slot.copyOfDelegate(as: Delegate.self))
                 unsafe recorder.turnBegins(slot)
             }

@@ -6,9 +6,10 @@
 
 import _MulticastCore
 
-/// What a call loop tells of each delegate's turn.
+/// What a call loop tells of each delegate's turn, and, as the observer of its pass, of each registration that it
+/// found ended with its owner.
 @usableFromInline
-protocol _TurnObserver: ~Copyable {
+protocol _TurnObserver: _PassObserver, ~Copyable {
     /// The turn of the delegate of `slot`, which the pass has just given and keeps alive, begins.
     mutating func turnBegins(_ slot: _Slot)
 
@@ -31,6 +32,10 @@ struct _Untraced: _TurnObserver {
     @inlinable
     @inline(always)
     mutating func turnReturned() {}
+
+    @inlinable
+    @inline(always)
+    mutating func passSkippedDeadRegistration(_ registration: Int64) {}
 }
 
 /// What a traced call records as it goes: when it started, and each turn. It holds a reading of the multicast's
@@ -51,6 +56,8 @@ struct _TraceRecorder: ~Copyable, _TurnObserver {
     let operation: MulticastTrace.Operation
     let started: UInt64
     var turns: [Turn] = []
+    /// The registrations that the call's pass found ended with their owners.
+    var deadRegistrations: [Int64] = []
     /// The call's interval in Instruments, if its settings have signposts; ended as the trace is delivered.
     let interval: _SignpostInterval?
     private var reading: _NotesReading
@@ -81,6 +88,10 @@ struct _TraceRecorder: ~Copyable, _TurnObserver {
         turns[turns.count - 1].ended = _Diagnostics.now
     }
 
+    mutating func passSkippedDeadRegistration(_ registration: Int64) {
+        deadRegistrations.append(registration)
+    }
+
     /// Gives each turn the start and end that `times` has at its position: the times of a concurrent call's tasks.
     mutating func setTimes(_ times: _TurnTimes) {
         for position in turns.indices {
@@ -97,7 +108,8 @@ struct _TraceRecorder: ~Copyable, _TurnObserver {
         let ended = _Diagnostics.now
         if turns.count > 0 && turns[turns.count - 1].ended == 0 { turns[turns.count - 1].ended = ended }
         interval?.end()  // see MulticastDelegate+Signposts.swift
-        let records = reading.end(lookingUp: turns.map(\.registration))
+        let (records, endedUncalled) = reading.end(
+            lookingUp: turns.map(\.registration), called: true, ended: deadRegistrations, named: true)
         var traced: [MulticastTrace.Turn] = []
         traced.reserveCapacity(turns.count)
         for (turn, record) in zip(turns, records) {
@@ -109,7 +121,7 @@ struct _TraceRecorder: ~Copyable, _TurnObserver {
         }
         let trace = MulticastTrace(
             _multicastType: multicastType, label: label, operation: operation, turns: traced,
-            elapsedNanoseconds: ended &- started, threw: threw)
+            endedBeforeTheirFirstCall: endedUncalled, elapsedNanoseconds: ended &- started, threw: threw)
         let settings = settings.settings
         _Diagnostics.runHooks {
             settings.traceHandler?(trace)

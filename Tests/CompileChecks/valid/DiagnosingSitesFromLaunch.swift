@@ -4,6 +4,6 @@ import Multicast
 // snippet.show
 func recordWhereEveryDelegateIsAdded() {
     #if DEBUG
-    MulticastDiagnostics.processWide = MulticastDiagnostics()  // sites recorded, nothing reported
+    MulticastDiagnostics.processWide = .recordingSites  // sites recorded, no call traced
     #endif
 }
