@@ -222,7 +222,8 @@ public final class MulticastDelegate<Delegate> {
     /// which is no longer called, and the new one takes its turn after those already registered, as a removal
     /// followed by an add would. An owned registration is found through its owner only: ``remove(ownedBy:)``
     /// and ``delegate(ownedBy:)`` find it, ``remove(_:)`` and ``contains(_:)`` do not. Calls, iteration and
-    /// ``count`` include it while its owner lives. The multicast releases the delegate when the registration is
+    /// ``count`` include it while its owner lives; ``description`` and ``registeredDelegates()`` list its delegate
+    /// as held ``Retention/strong``, as the multicast holds it. The multicast releases the delegate when the registration is
     /// removed or replaced, or, once the owner has died, when it next reclaims ended registrations (a call or an
     /// add that finds them); remove it in the owner's `deinit` to release it at once.
     ///

@@ -218,6 +218,15 @@ import Testing
         extendLifetime(owner)
     }
 
+    @Test func anOwnedDelegateIsDescribedAsHeldStrongly() {
+        let delegates = MulticastDelegate<any Listener>()
+        let owner = Owner()
+        defer { extendLifetime(owner) }
+        _ = addOwnedRecorder("owned", to: delegates, ownedBy: owner)
+        #expect(String(describing: delegates).contains("Recorder (strong)"))
+        #expect(delegates.registeredDelegates().map(\.retention) == [.strong])
+    }
+
     @Test func aMulticastOfAClassTypeTakesOwnedRegistrations() {
         let boxes = MulticastDelegate<Recorder>()
         let owner = Owner()
