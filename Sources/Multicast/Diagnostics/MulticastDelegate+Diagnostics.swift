@@ -206,8 +206,9 @@ extension MulticastDelegate {
     /// ``MulticastDiagnostics/recordingSites``, may have called it, unseen). It is listed once found gone: by a
     /// traced call whose pass came to it, or by this method, which looks. A registration that was removed is not
     /// listed, nor one whose delegate was called. Iterating the multicast, and its synchronous `map`, `first` and
-    /// `contains`, are not calls: a delegate reached only that way is listed. The list keeps the latest
-    /// ``UncalledRegistration/kept``.
+    /// `contains`, are not calls: a delegate reached only that way is listed. A traced call on another thread
+    /// that reaches a delegate while its `add` is still recording it does not mark it called: should it die later,
+    /// it is listed though it was called once. The list keeps the latest ``UncalledRegistration/kept``.
     ///
     /// - Complexity: O(*n*): one pass, and the lock of the multicast's diagnostics twice, around the pass.
     public func registrationsEndedBeforeTheirFirstCall() -> [UncalledRegistration] {
