@@ -221,7 +221,6 @@ extension _Registry {
             // The owner is in its deinit: a weak delegate added from its own deinit, or an owner's.
             if let object = unsafe slots.release(at: position) { garbage.append(object) }
             unsafe slots.dropLast()
-            collect(&garbage)
             return key.isOwned ? .ownerDeallocating : .deallocating
         }
         unsafe index.insert(position, address: Self.address(of: owner))
