@@ -201,23 +201,15 @@ extension _Registry {
         }
         let key = _SlotKey(registration: newestRegistration + 1, holding: holding)
         // A delegate in its deinit could never be called. A weak one is refused below: its weak reference is nil
-        // from the start. A strong or owned one would keep a count past its deinit, into freed memory. The Swift
-        // runtime stops the program when a native object on the heap keeps a count past its deinit ("deallocated
-        // with non-zero retain count"), so an unoptimized build without the Objective-C runtime, where every
-        // object is native and on the heap, leaves it to that check: the probe's weak reference would give every
-        // strong delegate a side table for life, and each of its retains and releases, the app's too, the slow
-        // path. An optimized build may put an object on the stack, which the runtime frees unchecked, and an
-        // Objective-C object's deallocation checks no count: there the add probes. (SwiftPM and Xcode build a
-        // package in its app's configuration, so the code that makes the object is unoptimized too.)
-        #if _runtime(_ObjC) || !DEBUG
-        if unsafe key.isStrong && _Slot.isDeallocating(object) {
+        // from the start. A strong or owned one would keep a count past its deinit, into freed memory: see
+        // `probesStrongDelegates`.
+        if unsafe key.isStrong && Self.probesStrongDelegates && _Slot.isDeallocating(object) {
             return .deallocating
         }
-        #endif
         newestRegistration += 1
         let position = unsafe slots.count
         unsafe slots.append(bitsOf: value, object: object, owner: owner, key: key)
-        if unsafe key.endsWithOwner && slots.slot(at: position).weakReferenceIsNil {
+        if unsafe key.endsWithOwner && slots.slot(at: position).ownerIsDead {
             // The owner is in its deinit: a weak delegate added from its own deinit, or an owner's.
             if let object = unsafe slots.release(at: position) { garbage.append(object) }
             unsafe slots.dropLast()
@@ -226,6 +218,26 @@ extension _Registry {
         unsafe index.insert(position, address: Self.address(of: owner))
         collect(&garbage)
         return replaced ? .replaced : .added
+    }
+
+    /// Whether an add checks that a strong or owned delegate is not in its deinit.
+    ///
+    /// Where owners are pinned (see ``_OwnerPin``) the check is one load of the object's counts, made in every
+    /// build. Else it is a weak reference, which gives every strong delegate a side table for life, and each of
+    /// its retains and releases, the app's too, the slow path: an unoptimized build without the Objective-C
+    /// runtime, where every object is native and on the heap, leaves it to the Swift runtime, which stops the
+    /// program when a native object on the heap keeps a count past its deinit ("deallocated with non-zero retain
+    /// count"). An optimized build may put an object on the stack, which the runtime frees unchecked, and an
+    /// Objective-C object's deallocation checks no count: there the add probes. (SwiftPM and Xcode build a
+    /// package in its app's configuration, so the code that makes the object is unoptimized too.)
+    @inlinable
+    @inline(always)
+    package static var probesStrongDelegates: Bool {
+        #if _runtime(_ObjC) || !DEBUG
+        true
+        #else
+        _OwnerPin.isAvailable
+        #endif
     }
 
     /// Makes room for one more slot in a full storage by dropping its removed slots, or by growing it; returns

@@ -21,8 +21,8 @@ struct _WeakReference {
 ///
 /// - `weak`: the delegate is its own owner, held weakly; the registration ends when the delegate dies.
 /// - `strong`: the delegate is its own owner, held strongly; only a removal ends the registration.
-/// - `owned`: the delegate is held strongly, and its owner, another object, weakly; the registration ends when
-///   the owner dies.
+/// - `owned`: the delegate is held strongly, and its owner, another object, by its unowned count (see ``_OwnerPin``)
+///   or else weakly; the registration ends when the owner dies.
 @frozen
 @usableFromInline
 package enum _Holding {
@@ -42,13 +42,14 @@ package enum _Holding {
 }
 
 /// What a slot holds, in the one word of it that changes while passes read it: the registration number, and
-/// whether the delegate is held strongly, whether a weak reference to the owner decides that the slot may be
-/// called, whether it has been removed, and whether it has had its references released.
+/// whether the delegate is held strongly, whether the owner's life (through a weak reference to it, or its
+/// unowned count) decides that the slot may be called, whether it has been removed, and whether it has had its
+/// references released.
 ///
 /// A key is positive exactly while its slot may be called; a removal sets the sign bit. The registration
 /// number survives every change, so that slots, which are in registration order, can be found by binary
-/// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 60 bits,
-/// which a multicast adding a billion delegates a second would use up in 36 years.
+/// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 59 bits,
+/// which a multicast adding a billion delegates a second would use up in 18 years.
 @frozen
 @usableFromInline
 struct _SlotKey: Equatable {
@@ -69,14 +70,25 @@ struct _SlotKey: Equatable {
     @inline(always)
     static var weakOwnerBit: Int64 { 4 }
 
+    /// The slot holds one unowned count on its owner, whose deinit's start decides whether it may be called
+    /// (see ``_OwnerPin``).
+    @inlinable
+    @inline(always)
+    static var pinnedOwnerBit: Int64 { 8 }
+
     @inlinable
     @inline(always)
     static var removedBit: Int64 { Int64.min }
 
+    /// How far the registration number is shifted past the flags.
+    @inlinable
+    @inline(always)
+    static var registrationShift: Int64 { 4 }
+
     /// The largest registration number a key can hold.
     @inlinable
     @inline(always)
-    static var maximumRegistration: Int64 { Int64.max >> 3 }
+    static var maximumRegistration: Int64 { Int64.max >> registrationShift }
 
     @inlinable
     @inline(always)
@@ -86,16 +98,16 @@ struct _SlotKey: Equatable {
 
     @inlinable
     @inline(always)
-    init(registration: Int64, holding: _Holding) {
+    init(registration: Int64, holding: _Holding, pinsOwner: Bool = _OwnerPin.isAvailable) {
         precondition(
             registration > 0 && registration <= Self.maximumRegistration, "Multicast ran out of registration numbers")
         let flags: Int64
         switch holding {
         case .weak: flags = Self.weakOwnerBit
         case .strong: flags = Self.strongBit
-        case .owned: flags = Self.strongBit | Self.weakOwnerBit
+        case .owned: flags = Self.strongBit | (pinsOwner ? Self.pinnedOwnerBit : Self.weakOwnerBit)
         }
-        rawValue = registration << 3 | flags
+        rawValue = registration << Self.registrationShift | flags
     }
 
     /// Whether a pass may call the slot's delegate (if its owner, when held weakly, is still alive).
@@ -111,12 +123,18 @@ struct _SlotKey: Equatable {
     /// Whether the registration ends when its owner dies: a weak or an owned registration.
     @inlinable
     @inline(always)
-    var endsWithOwner: Bool { rawValue & Self.weakOwnerBit != 0 }
+    var endsWithOwner: Bool { rawValue & (Self.weakOwnerBit | Self.pinnedOwnerBit) != 0 }
+
+    /// Whether the slot holds its owner by an unowned count, not a weak reference: an owned registration, where
+    /// the runtime allows it.
+    @inlinable
+    @inline(always)
+    var pinsOwner: Bool { rawValue & Self.pinnedOwnerBit != 0 }
 
     /// Whether the owner is another object than the delegate: an owned registration.
     @inlinable
     @inline(always)
-    var isOwned: Bool { rawValue & (Self.strongBit | Self.weakOwnerBit) == Self.strongBit | Self.weakOwnerBit }
+    var isOwned: Bool { isStrong && endsWithOwner }
 
     /// How the registration holds its delegate.
     @inlinable
@@ -131,7 +149,7 @@ struct _SlotKey: Equatable {
 
     @inlinable
     @inline(always)
-    var registration: Int64 { (rawValue & ~Self.removedBit) >> 3 }
+    var registration: Int64 { (rawValue & ~Self.removedBit) >> Self.registrationShift }
 
     @inlinable
     @inline(always)
@@ -154,12 +172,12 @@ struct _SlotState {
     @usableFromInline
     var key: Int64
 
-    /// A weak reference to the owner, for a registration that ends with it; nil otherwise.
+    /// A weak reference to the owner, for a registration that ends with it and does not pin it; nil otherwise.
     @usableFromInline
     var reference: _WeakReference
 
     /// The owner's address: the delegate's object for a weak or strong registration. Read without touching the
-    /// owner, which may be dead.
+    /// owner, which may be dead; a pinned owner's memory stays there while the slot owns its unowned count.
     @usableFromInline
     let owner: UInt
 
@@ -182,8 +200,8 @@ enum _Liveness {
     case dead(key: _SlotKey)
     /// The delegate is held strongly, with no owner to outlive, and may be called: its storage keeps it alive.
     case strong
-    /// The owner, held weakly, is alive, and the delegate may be called: `keeper`, the owner that the weak
-    /// reference loaded, keeps it alive meanwhile, and with it a weak delegate, which is its own owner; the
+    /// The owner, held weakly or pinned, is alive, and the delegate may be called: `keeper`, the owner that the
+    /// slot loaded, keeps it alive meanwhile, and with it a weak delegate, which is its own owner; the
     /// storage keeps an owned delegate alive.
     case ownerAlive(keeper: AnyObject)
 }
@@ -286,7 +304,7 @@ package struct _Slot {
 
     /// Whether a pass may call the delegate: the one place that decides it, for every pass and for lookups
     /// under the lock. (The search for dead registrations, and an add's check of the owner it adds, make the
-    /// same weak load through ``weakReferenceIsNil``.)
+    /// same check through ``ownerIsDead``.)
     ///
     /// A weak load under the lock is safe only where the caller holds the object it may load (see
     /// ``_Registry/find(_:)``): releasing the loaded object could otherwise run its deinit under the lock.
@@ -296,16 +314,26 @@ package struct _Slot {
         let key = unsafe key
         guard key.isCallable else { return .unregistered }
         guard key.endsWithOwner else { return .strong }
-        guard let object = unsafe state.pointee.reference.object else { return .dead(key: key) }
+        let loaded: AnyObject?
+        if key.pinsOwner {
+            loaded = unsafe _OwnerPin.retainIfAlive(state.pointee.owner)
+        } else {
+            loaded = unsafe state.pointee.reference.object
+        }
+        guard let object = consume loaded else { return .dead(key: key) }
         return .ownerAlive(keeper: consume object)
     }
 
-    /// Whether the slot's weak reference loads nil: its owner has been deallocated. One weak load, and the release
-    /// of what it loaded, with no ``_Liveness`` to make and destroy: for the checks that need only this, where a
-    /// debug build would pay for one (an add's check of the owner it adds, the search for dead registrations).
+    /// Whether the owner of a registration that ends with it has been deallocated: its weak reference loads nil,
+    /// or its pinned deinit has started. With no ``_Liveness`` to make and destroy: for the checks that need only
+    /// this, where a debug build would pay for one (an add's check of the owner it adds, the search for dead
+    /// registrations).
     @inlinable
     @inline(always)
-    var weakReferenceIsNil: Bool {
+    var ownerIsDead: Bool {
+        if unsafe key.pinsOwner {
+            return unsafe _OwnerPin.isDead(state.pointee.owner)
+        }
         switch unsafe state.pointee.reference.object {
         case .none: return true
         case .some: return false
@@ -331,7 +359,8 @@ package struct _Slot {
 
     /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
     /// is `object`, registered by `owner` (`object` itself, but for an owned registration). A strong or owned
-    /// registration takes a count on `object`; a weak or owned one, a weak reference to `owner`.
+    /// registration takes a count on `object`; a weak one, a weak reference to `owner`, and an owned one, an
+    /// unowned count on it or else a weak reference, as its key says.
     @inlinable
     @inline(always)
     func occupy(
@@ -353,20 +382,25 @@ package struct _Slot {
         var filled = _SlotState(
             key: key, reference: _WeakReference(nil), owner: unsafe UInt(bitPattern: owner.toOpaque()))
         unsafe Self.copyBits(of: &filled, to: state)
-        if key.endsWithOwner {
+        if key.pinsOwner {
+            unsafe _OwnerPin.pin(filled.owner)  // the slot's unowned count, which `release()` gives back
+        } else if key.endsWithOwner {
             // The weak reference is made in place: built first as a value, it would be copied into the slot
             // and destroyed, two more atomic operations on the owner's weak count.
             unsafe state.pointee.reference.object = owner.takeUnretainedValue()
         }
     }
 
-    /// Whether `object` is being deallocated (its deinit has started): a weak reference to it is nil from the
-    /// start, though the caller holds it. A Swift object keeps the side table that the weak reference needs for
-    /// the rest of its life, so only an add whose object the runtime's deallocation may not check asks this.
+    /// Whether `object` is being deallocated (its deinit has started): one load of its counts where owners are
+    /// pinned (see ``_OwnerPin``); else a weak reference to it, which is nil from the start though the caller holds
+    /// it, and gives a Swift object the side table that it needs for the rest of the object's life.
     @inlinable
     @inline(always)
     static func isDeallocating(_ object: Unmanaged<AnyObject>) -> Bool {
-        unsafe _WeakReference(object.takeUnretainedValue()).object == nil
+        if _OwnerPin.isAvailable {
+            return unsafe _OwnerPin.isDead(UInt(bitPattern: object.toOpaque()))
+        }
+        return unsafe _WeakReference(object.takeUnretainedValue()).object == nil
     }
 
     /// Initializes the uninitialized `target` with this slot's registration, and appends a live owner that its
@@ -398,6 +432,9 @@ package struct _Slot {
             if key.isStrong {
                 _ = unsafe object.retain()
             }
+            if key.pinsOwner {
+                unsafe _OwnerPin.pin(state.pointee.owner)
+            }
             unsafe target.state.initialize(
                 to: _SlotState(key: key, reference: state.pointee.reference, owner: state.pointee.owner))
         } else {
@@ -417,7 +454,11 @@ package struct _Slot {
     func release() -> AnyObject? {
         let key = unsafe key
         guard key.ownsReferences else { return nil }
-        unsafe state.pointee.reference.object = nil
+        if key.pinsOwner {
+            unsafe _OwnerPin.unpin(state.pointee.owner)
+        } else {
+            unsafe state.pointee.reference.object = nil
+        }
         unsafe storeKey(key.released)
         guard key.isStrong else { return nil }
         return unsafe object.takeRetainedValue()
@@ -674,7 +715,7 @@ extension _Slot {
         var position = position
         while position < count {
             let key = unsafe slot.key
-            if unsafe key.isCallable && key.endsWithOwner && slot.weakReferenceIsNil {
+            if unsafe key.isCallable && key.endsWithOwner && slot.ownerIsDead {
                 return (position, key)
             }
             unsafe slot = slot.advanced(by: 1, stride: stride)

@@ -237,6 +237,23 @@ import Testing
         extendLifetime(owner)
     }
 
+    @Test func replacingOwnersRegistrationsAgainAndAgainKeepsOneForEachOwner() {
+        let delegates = MulticastDelegate<any Listener>()
+        let owners = (0..<1000).map { _ in Owner() }
+        let first = owners.indices.map { Recorder("first\($0)", log: log) }
+        let replacements = (0..<32).map { Recorder("replacement\($0)", log: log) }
+        for (delegate, owner) in zip(first, owners) { delegates.add(delegate, ownedBy: owner) }
+        // Sixteen owners take turns, each between two delegates of its own, through several compactions.
+        for made in 0..<4000 {
+            let turn = made & 15
+            delegates.add(replacements[turn * 2 + ((made >> 4) & 1)], ownedBy: owners[turn * owners.count / 16])
+        }
+        #expect(delegates.count == owners.count)
+        delegates.call { $0.hear(1) }
+        #expect(log.calls.count == owners.count)
+        extendLifetime((owners, first))
+    }
+
     @Test func manyOwnersComeAndGoAndEveryLiveOneIsCalledOnce() {
         let delegates = MulticastDelegate<any Listener>()
         var owners: [Owner] = []

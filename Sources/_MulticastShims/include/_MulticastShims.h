@@ -73,4 +73,24 @@ intptr_t _multicast_hooks_running(void);
 /// Adds `value` to the calling thread's count of running hooks.
 void _multicast_hooks_running_add(intptr_t value);
 
+// The Swift runtime's entry points for an object's unowned reference count and the start of its deinit, through
+// which an owned registration holds its owner (Sources/_MulticastCore/OwnerPin.swift). Every Swift program links
+// the runtime that exports them; Multicast checks once that they behave as a weak reference says before it
+// relies on them.
+
+/// Whether the native Swift object's deinit has started: one load of its reference counts.
+_Bool swift_isDeallocating(void *_Nonnull object);
+
+/// Takes a strong count on the native Swift object, unless its deinit has started; returns the object if it did,
+/// else null. (A runtime that answered otherwise, with a `bool`, fails the check that the answer is the object.)
+void *_Nullable swift_tryRetain(void *_Nonnull object);
+
+/// Adds one to the native Swift object's unowned reference count, which keeps its memory, not the object, alive;
+/// returns `object`.
+void *_Nonnull swift_unownedRetain(void *_Nonnull object);
+
+/// Takes one from the native Swift object's unowned reference count; the memory of an object whose deinit has run
+/// is freed with the last one.
+void swift_unownedRelease(void *_Nonnull object);
+
 #endif

@@ -43,6 +43,40 @@ import Testing
         #expect(storage.address(at: 0) == UInt(bitPattern: Unmanaged.passUnretained(target).toOpaque()))
     }
 
+    /// An owned slot, its owner pinned where the runtime allows it, or else held weakly: the two ways give the same
+    /// answers, and each gives back what it took.
+    @Test(arguments: [false, true])
+    func anOwnedSlotEndsWithItsOwnerAndGivesBackWhatItTook(pinsOwner: Bool) throws {
+        try #require(!pinsOwner || _OwnerPin.isAvailable)
+        let target = Target()
+        var owner: Target? = Target()
+        let (delegateCount, ownerUnowned) = (_getRetainCount(target), _getUnownedRetainCount(owner!))
+        withUnsafePointer(to: target as any Listener) { value in
+            storage.slot(at: 0).occupy(
+                withBitsOf: value, size: Self.layout.size, object: .passUnretained(target), owner: .passUnretained(owner!),
+                key: _SlotKey(registration: 1, holding: .owned, pinsOwner: pinsOwner))
+        }
+        storage.count = 1
+        #expect(storage.key(at: 0).pinsOwner == pinsOwner)
+        #expect(_getRetainCount(target) == delegateCount + 1)
+        #expect(_getUnownedRetainCount(owner!) == ownerUnowned + (pinsOwner ? 1 : 0))
+        if case .ownerAlive(let keeper) = storage.liveness(at: 0) {
+            #expect(ObjectIdentifier(keeper) == ObjectIdentifier(owner!))
+        } else {
+            Issue.record("an owned slot of a live owner may not be called")
+        }
+        #expect(!storage.slot(at: 0).ownerIsDead)
+        owner = nil
+        guard case .dead = storage.liveness(at: 0) else {
+            Issue.record("an owned slot whose owner died may still be called")
+            return
+        }
+        #expect(storage.slot(at: 0).ownerIsDead)
+        let released = storage.release(at: 0)
+        #expect(released.map(ObjectIdentifier.init) == ObjectIdentifier(target))
+        extendLifetime(released)
+    }
+
     @Test func aWeakSlotOfADeadObjectIsDeadAndKeepsItsAddress() {
         var target: Target? = Target()
         occupy(0, with: target!, strong: false)
