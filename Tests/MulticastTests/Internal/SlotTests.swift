@@ -53,7 +53,8 @@ import Testing
         let (delegateCount, ownerUnowned) = (_getRetainCount(target), _getUnownedRetainCount(owner!))
         withUnsafePointer(to: target as any Listener) { value in
             storage.slot(at: 0).occupy(
-                withBitsOf: value, size: Self.layout.size, object: .passUnretained(target), owner: .passUnretained(owner!),
+                withBitsOf: value, size: Self.layout.size, object: .passUnretained(target),
+                owner: .passUnretained(owner!),
                 key: _SlotKey(registration: 1, holding: .owned, pinsOwner: pinsOwner))
         }
         storage.count = 1
