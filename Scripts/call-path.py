@@ -28,7 +28,7 @@ OUT_OF_LINE = {
     "_Registry.freeUnreadRetired(_:)": "older storages wait for their readers",
     "static _Registry.capacityOfRebuilt(holding:)": "before a rebuild",
     "_Registry.markRemovedInRetired(registration:)": "a removal while older storages wait for their readers",
-    "MulticastDelegate._objectByCast(_:)": "a remove or contains of a delegate type whose values are not known to be "
+    "MulticastDelegate._objectByCast(_:kind:)": "a remove or contains of a delegate type whose values are not known to be "
         "an object and at most one witness table (a dynamic cast)",
     "MulticastDelegate._addByCast(_:retention:ownedBy:core:file:line:)": "an add of a delegate type whose values are "
         "not known to be an object and at most one witness table",

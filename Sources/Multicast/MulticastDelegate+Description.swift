@@ -50,11 +50,12 @@ extension MulticastDelegate: CustomReflectable {
     /// The mirror holds a weakly held delegate weakly: if the delegate is deallocated while the mirror is
     /// kept, its child shows `nil`.
     public var customMirror: Mirror {
+        let kind = _core.delegateKind
         let children = registeredDelegates().map { registered -> Mirror.Child in
             let site = registered.site.map { " (\($0))" } ?? ""
             return switch registered.retention {
             case .strong: (label: "strong" + site, value: registered.delegate)
-            case .weak: (label: "weak" + site, value: _WeakMirrorChild(delegate: registered.delegate))
+            case .weak: (label: "weak" + site, value: _WeakMirrorChild(delegate: registered.delegate, kind: kind))
             }
         }
         return Mirror(self, children: children, displayStyle: .collection)
@@ -79,8 +80,8 @@ extension MulticastDelegate {
 struct _WeakMirrorChild: CustomReflectable, CustomDebugStringConvertible {
     weak var object: AnyObject?
 
-    init<Delegate>(delegate: Delegate) {
-        object = unsafe _Slot.object(of: delegate)?.takeUnretainedValue()
+    init<Delegate>(delegate: Delegate, kind: _DelegateKind) {
+        object = unsafe kind.object(of: delegate)?.takeUnretainedValue()
     }
 
     var debugDescription: String {

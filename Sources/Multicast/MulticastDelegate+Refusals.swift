@@ -17,31 +17,10 @@ extension MulticastDelegate {
         )
     }
 
-    /// Why a multicast of a type cannot be made, as ``_refusal(kind:flags:size:alignment:)`` finds it.
-    enum _TypeRefusal: Equatable {
-        /// An existential that the runtime represents in a way of its own: `any Error`, alone or with a class
-        /// constraint.
-        case errorExistential
-        /// An existential whose values have another size or alignment than its metadata describes, as
-        /// `MemoryLayout` sees them here.
-        case layout(size: Int, alignment: Int, described: Int)
-        case closure
-        case optional
-        /// A struct, an enum, a tuple, a metatype: a type no value of which is a class instance.
-        case neitherClassNorProtocol
-    }
-
-    /// Stops the program, with a message that says what to declare instead, unless `Delegate` is a type whose
-    /// values can be class instances, laid out as the multicast can store them: a class, or a protocol or
-    /// composition (other than `any Error`, alone or with a class constraint). A closure, an optional, a
-    /// struct, an enum, a tuple or a metatype can never be a delegate.
-    static func _refuseUnfitDelegateType() {
-        let refusal = _refusal(
-            kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self),
-            size: MemoryLayout<Delegate>.size, alignment: MemoryLayout<Delegate>.alignment)
+    /// Stops the program with a message that says what to declare instead of `Delegate`, which ``_DelegateKind``
+    /// refused for `refusal`.
+    static func _refuse(_ refusal: _DelegateKind.Refusal) -> Never {
         switch refusal {
-        case nil:
-            return
         case .errorExistential where Delegate.self == (any Error).self:
             fatalError(
                 """
@@ -94,32 +73,6 @@ extension MulticastDelegate {
                 declare a protocol for the events and use `MulticastDelegate<any YourProtocol>`.
                 """
             )
-        }
-    }
-
-    /// Why a type whose metadata has `kind` and `flags`, and whose values `MemoryLayout` says have `size` and
-    /// `alignment`, cannot be a multicast's `Delegate`; nil if it can.
-    ///
-    /// A refusal is for what is known to be unfit: a kind that this code does not know (nil), which a later
-    /// Swift runtime may add, is accepted, and `add` then checks each value it is given (see
-    /// ``_Slot/valuesAreReferences(kind:flags:size:alignment:)``).
-    static func _refusal(kind: _MetadataKind?, flags: _ExistentialFlags?, size: Int, alignment: Int) -> _TypeRefusal? {
-        switch kind {
-        case .existential:
-            guard let flags else { return nil }
-            guard let described = flags.sizeOfValue else { return .errorExistential }
-            guard unsafe size == described && alignment == MemoryLayout<UnsafeRawPointer>.alignment else {
-                return .layout(size: size, alignment: alignment, described: described)
-            }
-            return nil
-        case .class, .foreignClass, .foreignReferenceType, .objCClassWrapper, .extendedExistential, nil:
-            return nil
-        case .function:
-            return .closure
-        case .optional:
-            return .optional
-        case .struct, .enum, .opaque, .tuple, .metatype, .existentialMetatype:
-            return .neitherClassNorProtocol
         }
     }
 

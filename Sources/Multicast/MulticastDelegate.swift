@@ -108,14 +108,6 @@ public final class MulticastDelegate<Delegate> {
         _notes = _Notes(label: nil)
     }
 
-    /// Creates a multicast whose way of finding a delegate's object is chosen from `size` and `alignment`, given
-    /// in place of what `MemoryLayout<Delegate>` says: for tests that make the two disagree. The storage is
-    /// laid out by `MemoryLayout` all the same.
-    init(choosingTheFastPathFromSize size: Int, alignment: Int) {
-        _core = Self._makeCore(size: size, alignment: alignment)
-        _notes = _Notes(label: nil)
-    }
-
     /// Creates a multicast with no delegates, named `label` in its traces and descriptions.
     ///
     /// ```swift
@@ -133,16 +125,16 @@ public final class MulticastDelegate<Delegate> {
         _notes = _Notes(label: label)
     }
 
-    /// The core of a new multicast, once `Delegate` is known to be fit; the fast path is chosen from `size` and
-    /// `alignment`, which are `MemoryLayout`'s but in tests.
-    static func _makeCore(
-        size: Int = MemoryLayout<Delegate>.size, alignment: Int = MemoryLayout<Delegate>.alignment
-    ) -> _Core {
-        _refuseUnfitDelegateType()
-        let delegatesAreReferences = unsafe _Slot.valuesAreReferences(
-            kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self), size: size,
-            alignment: alignment)
-        return _Core(layout: _DelegateLayout(of: Delegate.self), delegatesAreReferences: delegatesAreReferences)
+    /// The core of a new multicast; stops the program, with a message that says what to declare instead, if
+    /// `Delegate` cannot be a delegate type (see ``_DelegateKind``).
+    static func _makeCore() -> _Core {
+        let kind: _DelegateKind
+        do {
+            kind = try _DelegateKind(of: Delegate.self)
+        } catch {
+            _refuse(error)
+        }
+        return _Core(layout: _DelegateLayout(of: Delegate.self), delegateKind: kind)
     }
 
     /// The name given to ``init(label:)``; nil for a multicast made with ``init()``.
@@ -197,7 +189,7 @@ public final class MulticastDelegate<Delegate> {
         _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
     ) -> Bool {
         let core = _core  // read once: an unoptimized build retains the core at each read
-        guard core.delegatesAreReferences, var bits = unsafe _DelegateBits(of: delegate) else {
+        guard case .references = core.delegateKind, var bits = unsafe _DelegateBits(of: delegate) else {
             return unsafe _addByCast(delegate, retention: retention, ownedBy: nil, core: core, file: file, line: line)
         }
         let object = unsafe bits.object
@@ -248,7 +240,7 @@ public final class MulticastDelegate<Delegate> {
     {
         let core = _core  // read once, as in `add(_:retention:)`
         let owner = unsafe Unmanaged.passUnretained(owner)
-        guard core.delegatesAreReferences, var bits = unsafe _DelegateBits(of: delegate) else {
+        guard case .references = core.delegateKind, var bits = unsafe _DelegateBits(of: delegate) else {
             return unsafe _addByCast(delegate, retention: .strong, ownedBy: owner, core: core, file: file, line: line)
         }
         let object = unsafe bits.object
@@ -299,21 +291,25 @@ public final class MulticastDelegate<Delegate> {
         _ delegate: Delegate, retention: Retention, ownedBy owner: Unmanaged<AnyObject>?, core: _Core,
         file: StaticString, line: UInt
     ) -> Bool {
-        guard let object = unsafe _Slot.object(of: delegate) else {
+        let kind = core.delegateKind
+        guard let object = unsafe kind.object(of: delegate) else {
             Self._refuseNonClass(type(of: delegate as Any))
         }
-        // An `Any` may box the object, so it stores the object itself (see `_Slot`).
-        return unsafe Delegate.self == Any.self
-            ? withUnsafePointer(to: object.takeUnretainedValue() as Any) {
+        switch kind {
+        case .reboxed:
+            // The value may box the object: the object itself is stored, in an `Any` of its own (see `_Slot`).
+            return unsafe withUnsafePointer(to: object.takeUnretainedValue() as Any) {
                 unsafe _add(
                     bitsAt: $0, object: object, retention: retention, ownedBy: owner, core: core, file: file,
                     line: line)
             }
-            : unsafe withUnsafePointer(to: delegate) {
+        case .references, .checked:
+            return unsafe withUnsafePointer(to: delegate) {
                 unsafe _add(
                     bitsAt: $0, object: object, retention: retention, ownedBy: owner, core: core, file: file,
                     line: line)
             }
+        }
     }
 
     /// What `add` returns for the core's `addition` of `object`; stops the program for an addition that can
@@ -335,17 +331,18 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @inline(always)
     func _object(of delegate: Delegate, core: _Core) -> Unmanaged<AnyObject>? {
-        if core.delegatesAreReferences, let bits = unsafe _DelegateBits(of: delegate) {
+        let kind = core.delegateKind
+        if case .references = kind, let bits = unsafe _DelegateBits(of: delegate) {
             return unsafe bits.object
         }
-        return unsafe _objectByCast(delegate)
+        return unsafe _objectByCast(delegate, kind: kind)
     }
 
-    /// The object that `delegate` is, found by a dynamic cast: out of line in an unoptimized build, and a method,
-    /// so that a caller that inlines `_object(of:core:)` looks up no metadata to call it.
+    /// The object that `delegate`, of `kind`, is, found by a dynamic cast: out of line in an unoptimized build, and
+    /// a method, so that a caller that inlines `_object(of:core:)` looks up no metadata to call it.
     @inlinable
-    func _objectByCast(_ delegate: Delegate) -> Unmanaged<AnyObject>? {
-        unsafe _Slot.object(of: delegate)
+    func _objectByCast(_ delegate: Delegate, kind: _DelegateKind) -> Unmanaged<AnyObject>? {
+        unsafe kind.object(of: delegate)
     }
 
     /// Stops the program if `object`, a delegate to add, is this multicast.

@@ -14,13 +14,13 @@ package final class _Core {
     @usableFromInline
     let registry: UnsafeMutablePointer<_Registry>
 
-    /// Whether every value of the delegates' type is a class reference, whose object the multicast then reads
-    /// from the value's bits (see ``_DelegateBits``), without a dynamic cast.
+    /// What the delegates' type is to the multicast, which says how it finds a delegate's object: read from the
+    /// value's bits, or by a dynamic cast. Never a refused type: the multicast stops before it makes a core.
     @usableFromInline
-    package let delegatesAreReferences: Bool
+    package let delegateKind: _DelegateKind
 
-    package init(layout: _DelegateLayout, delegatesAreReferences: Bool) {
-        self.delegatesAreReferences = delegatesAreReferences
+    package init(layout: _DelegateLayout, delegateKind: _DelegateKind) {
+        self.delegateKind = delegateKind
         lock = _Lock()
         unsafe registry = .allocate(capacity: 1)
         unsafe registry.initialize(to: _Registry(layout: layout))

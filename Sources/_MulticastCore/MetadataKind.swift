@@ -7,9 +7,8 @@
 /// multicast check each delegate it is given, and refuse none for its type alone.
 ///
 /// Tested: the function, optional, struct, tuple and metatype kinds, each by the refusal it leads to
-/// (`RefusalTests`), and a kind read as nil by the refusal check it passes (`DelegateTypeTests`); the class,
-/// existential and extended existential kinds, as delegate types (`DelegateTypeTests`) and as the kinds the core
-/// reads faster or not (`SlotTests`). Not tested: the foreign class, C++ reference type and Objective-C class
+/// (`RefusalTests`); the class, existential and extended existential kinds, as delegate types, and every kind, a
+/// kind read as nil included, by what ``_DelegateKind`` decides for it (`DelegateTypeTests`). Not tested: the foreign class, C++ reference type and Objective-C class
 /// wrapper kinds, which a Linux build cannot make; for those the values above are the runtime's.
 package enum _MetadataKind: UInt32 {
     /// A Swift class.
@@ -51,7 +50,7 @@ package enum _MetadataKind: UInt32 {
 /// runtime's `MetadataValues.h`), and the layout of a value that they describe.
 ///
 /// The core trusts them only where they agree with what `MemoryLayout` says of the type (see
-/// ``_Slot/valuesAreReferences(kind:flags:size:alignment:)``): a disagreement means a representation that it
+/// ``_DelegateKind/init(metadataKind:flags:size:alignment:)``): a disagreement means a representation that it
 /// does not know.
 package struct _ExistentialFlags: Equatable {
     package let rawValue: UInt32

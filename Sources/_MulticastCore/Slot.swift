@@ -206,30 +206,6 @@ enum _Liveness {
     case ownerAlive(keeper: AnyObject)
 }
 
-/// What the core knows of the delegates' type: how many bytes a value has, and how values are laid out in an
-/// array. Everything else it does with a delegate, it does with the object that the delegate is.
-@usableFromInline
-package struct _DelegateLayout: Sendable {
-    @usableFromInline
-    let size: Int
-
-    @usableFromInline
-    let stride: Int
-
-    let alignment: Int
-
-    package init<Delegate>(of type: Delegate.Type) {
-        // `_Slot.lend(as:_:)` may hold a delegate in a `Delegate?` filled with its bits: the nil must take spare
-        // bits, as it does for a class, a protocol or a composition, leaving `.some` bit for bit the delegate.
-        precondition(
-            MemoryLayout<Delegate?>.size == MemoryLayout<Delegate>.size,
-            "Multicast needs a delegate type whose values have spare bits, as classes and protocols do")
-        size = MemoryLayout<Delegate>.size
-        stride = MemoryLayout<Delegate>.stride
-        alignment = MemoryLayout<Delegate>.alignment
-    }
-}
-
 /// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate's bits.
 ///
 /// The tricks that Multicast plays with a delegate's representation are here, under one invariant, but for
@@ -571,59 +547,6 @@ package struct _Slot {
     }
 }
 
-extension _Slot {
-    /// The object that `delegate` is, unretained, or nil if it is not a class instance, found by a dynamic cast.
-    /// (Where every value of `Delegate` is known to be a class reference, see ``valuesAreReferences(_:)``, the
-    /// multicast reads it from the value's bits instead: see ``_DelegateBits``.)
-    ///
-    /// A class instance is stored first in every representation of a delegate type that can hold one (a class,
-    /// a class-bound existential, the inline buffer of any other existential). The exceptions: `any Error`,
-    /// which a multicast refuses, and an `Any` that holds another existential, which keeps it in a box (a value
-    /// wrapped twice by generic code); such a value is unwrapped by a cast, and a multicast of `Any` stores the
-    /// object itself (see ``MulticastDelegate/add(_:retention:file:line:)``). Either way `delegate` keeps the object alive.
-    @inlinable
-    package static func object<Delegate>(of delegate: Delegate) -> Unmanaged<AnyObject>? {
-        guard type(of: delegate as Any) is AnyObject.Type else { return nil }
-        if Delegate.self == Any.self {
-            return unsafe Unmanaged.passUnretained(delegate as AnyObject)
-        }
-        return unsafe withUnsafeBytes(of: delegate) { unsafe $0.load(as: Unmanaged<AnyObject>.self) }
-    }
-
-    /// Whether every value of `type` is a class reference, held in the value's first word: a class, or a
-    /// class-bound protocol or composition (`any P` where `P: AnyObject`, `AnyObject`, `C & P`).
-    ///
-    /// It reads the Swift runtime's type metadata, whose layout is part of its stable ABI: the metadata kind,
-    /// and for an existential, the flags after the kind word (see ``_ExistentialFlags``). A wrong `true` would
-    /// make the core read a value that is not an object as one, so the answer is `true` only where the metadata
-    /// and `MemoryLayout<Delegate>` agree: see ``valuesAreReferences(kind:flags:size:alignment:)``.
-    package static func valuesAreReferences<Delegate>(_ type: Delegate.Type) -> Bool {
-        unsafe valuesAreReferences(
-            kind: _MetadataKind(type), flags: _ExistentialFlags(type), size: MemoryLayout<Delegate>.size,
-            alignment: MemoryLayout<Delegate>.alignment)
-    }
-
-    /// Whether a type whose metadata has `kind` and `flags`, and whose values `MemoryLayout` says have `size`
-    /// and `alignment`, has only class references as values: only where the two agree that a value is a word
-    /// for the object, and one for each witness table, at a word's alignment, with no protocol that the
-    /// runtime represents in a way of its own. Any other answer, a kind it does not know (nil) included, is
-    /// `false`: the checked path, which casts each value to find its object.
-    package static func valuesAreReferences(kind: _MetadataKind?, flags: _ExistentialFlags?, size: Int, alignment: Int)
-        -> Bool
-    {
-        guard unsafe alignment == MemoryLayout<UnsafeRawPointer>.alignment else { return false }
-        switch kind {
-        case .class, .objCClassWrapper:
-            return unsafe size == MemoryLayout<UnsafeRawPointer>.size
-        case .existential:
-            guard let flags, flags.isClassBound, let sizeOfValue = flags.sizeOfValue else { return false }
-            return size == sizeOfValue
-        default:
-            return false
-        }
-    }
-}
-
 /// Stack space for a lent delegate (see ``_Slot/lend(as:_:)``): six words, room for a delegate of a class, of a
 /// protocol or of a composition of a few. Trivial, so that nothing destroys what it holds.
 @frozen
@@ -636,66 +559,6 @@ struct _LendingSpace {
     @inline(always)
     init() {
         words = (0, 0, 0, 0, 0, 0)
-    }
-}
-
-/// A copy of the bits of a delegate of one word, its object, or two, its object and a witness table: the
-/// representations of a class and of a class-bound protocol. It is what `MulticastDelegate.add` stores, and
-/// where `add`, `remove` and `contains` read the delegate's object, for a type whose values are known to be
-/// class references (see ``_Slot/valuesAreReferences(_:)``).
-///
-/// It is made in the caller's code, where `add`, `remove` and `contains` are inlined and the delegate's type is
-/// known: there an `unsafeBitCast` to words of the same size is a load, where an unoptimized build calls
-/// `withUnsafeBytes(of:)` and `withUnsafePointer(to:)` as generic functions. The words are trivial: the copy
-/// counts nothing, and the delegate stays the caller's.
-@frozen
-@unsafe
-@usableFromInline
-package struct _DelegateBits {
-    /// The first word: the object's address.
-    @usableFromInline
-    var first: UnsafeRawPointer
-
-    /// The second word of a delegate of two: a witness table.
-    @usableFromInline
-    var second: UnsafeRawPointer?
-
-    @inlinable
-    @inline(always)
-    init(first: UnsafeRawPointer, second: UnsafeRawPointer?) {
-        unsafe self.first = first
-        unsafe self.second = second
-    }
-
-    /// The bits of `delegate`, a class reference, or nil if its values are neither one word nor two.
-    @inlinable
-    @inline(always)
-    package init?<Delegate>(of delegate: Delegate) {
-        let size = MemoryLayout<Delegate>.size
-        let word = unsafe MemoryLayout<UnsafeRawPointer>.size
-        guard unsafe size == word || size == MemoryLayout<_DelegateBits>.size else { return nil }
-        #if DEBUG
-        if size == word {
-            unsafe self.init(first: unsafeBitCast(delegate, to: UnsafeRawPointer.self), second: nil)
-        } else {
-            unsafe self = unsafe unsafeBitCast(delegate, to: _DelegateBits.self)
-        }
-        #else
-        // An optimized build specializes `withUnsafeBytes(of:)` into loads; its copy propagation fails on an
-        // `unsafeBitCast` of a class reference to a word (Swift 6.3.1: "Found outside of lifetime use").
-        unsafe self = unsafe withUnsafeBytes(of: delegate) { bytes in
-            unsafe _DelegateBits(
-                first: bytes.load(as: UnsafeRawPointer.self),
-                second: size == word ? nil : bytes.load(fromByteOffset: word, as: UnsafeRawPointer?.self))
-        }
-        #endif
-    }
-
-    /// The delegate's object, unretained.
-    @inlinable
-    @inline(always)
-    package var object: Unmanaged<AnyObject> {
-        unsafe Unmanaged<AnyObject>.fromOpaque(first)
     }
 }
 

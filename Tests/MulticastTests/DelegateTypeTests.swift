@@ -40,7 +40,7 @@ import Testing
     /// more than the two words that `add`, `remove` and `contains` read from a value's bits, so they cast it.
     @Test func classBoundCompositionOfThreeWords() {
         let delegates = MulticastDelegate<any ClassBoundEvents & Tagged>()
-        #expect(delegates._core.delegatesAreReferences)
+        #expect(delegates._core.delegateKind == .references)
         #expect(unsafe _DelegateBits(of: probe("x") as any ClassBoundEvents & Tagged) == nil)
         checkDelegateType(delegates, make: probe, wrap: { $0 }, hear: { $0.hear() })
     }
@@ -108,53 +108,100 @@ import Testing
             MulticastDelegate<any ClassBoundSource<Int>>(), make: probe, wrap: { $0 }, hear: { $0.hear() })
     }
 
-    /// Where the layout that `MemoryLayout` gives disagrees with the metadata's, the multicast finds each
-    /// delegate's object with a cast (the checked path) instead of reading it, and works the same.
-    @Test func aLayoutThatDisagreesWithTheMetadataTakesTheCheckedPath() {
+    /// What each type is as a multicast's `Delegate`, as its metadata and `MemoryLayout` decide it: read as
+    /// references where every value is one, checked (each value cast) where a value may be something else, `Any`
+    /// cast and re-boxed, and a type no value of which can be a delegate refused with its reason.
+    @Test func eachDelegateTypeIsDecidedByItsMetadataAndLayout() {
+        #expect(decide(Probe.self) == .success(.references))
+        #expect(decide(ProbeBase.self) == .success(.references))
+        #expect(decide(AnyObject.self) == .success(.references))
+        #expect(decide((any ClassBoundEvents).self) == .success(.references))
+        #expect(decide((any ClassBoundEvents & Sendable).self) == .success(.references))
+        #expect(decide((any ClassBoundEvents & Tagged).self) == .success(.references))
+        #expect(decide((any ProbeBase & ClassBoundEvents).self) == .success(.references))
+        #expect(decide((any ProbeBase & OpenEvents).self) == .success(.references))
+        #expect(decide((any ClassBoundEvents & Error).self) == .success(.references))
+
+        #expect(decide((any OpenEvents).self) == .success(.checked))
+        #expect(decide((any OpenEvents & Tagged & Labeled).self) == .success(.checked))
+        #expect(decide((any OpenEvents & Error).self) == .success(.checked))
+        #expect(decide((any FailureEvents).self) == .success(.checked))
+        #expect(decide((any Source<Int>).self) == .success(.checked))
+        #expect(decide((any ClassBoundSource<Int>).self) == .success(.checked))
+
+        #expect(decide(Any.self) == .success(.reboxed))
+        #expect(decide((any Sendable).self) == .success(.reboxed))
+
+        #expect(decide((any Error).self) == .failure(.errorExistential))
+        #expect(decide((any Error & AnyObject).self) == .failure(.errorExistential))
+        #expect(decide((any ProbeBase & Error).self) == .failure(.errorExistential))
+        #expect(decide((() -> Void).self) == .failure(.closure))
+        #expect(decide(Probe?.self) == .failure(.optional))
+        #expect(decide(Int.self) == .failure(.neitherClassNorProtocol))
+        #expect(decide((Probe, Probe).self) == .failure(.neitherClassNorProtocol))
+        #expect(decide(Probe.Type.self) == .failure(.neitherClassNorProtocol))
+    }
+
+    /// The metadata is believed only where `MemoryLayout` agrees with it. A class whose values `MemoryLayout`
+    /// lays out otherwise than as one word takes the checked path; an existential whose layout disagrees with
+    /// the one its flags describe is refused, as one whose flags cannot be read takes the checked path; and a
+    /// kind this code does not know, or cannot meet on Linux, is checked, never refused.
+    @Test func theMetadataIsBelievedOnlyWhereTheLayoutAgreesWithIt() {
         let word = MemoryLayout<UnsafeRawPointer>.size
-        let agreeing = MulticastDelegate<any ClassBoundEvents>(
-            choosingTheFastPathFromSize: 2 * word, alignment: MemoryLayout<UnsafeRawPointer>.alignment)
-        #expect(agreeing._core.delegatesAreReferences)
-        for (size, alignment) in [(word, word), (3 * word, word), (2 * word, 1)] {
-            let delegates = MulticastDelegate<any ClassBoundEvents>(
-                choosingTheFastPathFromSize: size, alignment: alignment)
-            #expect(!delegates._core.delegatesAreReferences)
-            log.clear()
-            checkDelegateType(delegates, make: probe, wrap: { $0 }, hear: { $0.hear() })
+        let aligned = MemoryLayout<UnsafeRawPointer>.alignment
+        let classBound = _ExistentialFlags((any ClassBoundEvents).self)
+        #expect(classBound?.witnessTableCount == 1)
+        #expect(decide(.existential, classBound, size: 2 * word, alignment: aligned) == .success(.references))
+        for (size, alignment) in [(word, aligned), (3 * word, aligned), (2 * word, 1)] {
+            #expect(
+                decide(.existential, classBound, size: size, alignment: alignment)
+                    == .failure(.layout(size: size, alignment: alignment, described: 2 * word)))
+        }
+        #expect(decide(.existential, nil, size: 2 * word, alignment: aligned) == .success(.checked))
+
+        for kind in [_MetadataKind.class, .objCClassWrapper] {
+            #expect(decide(kind, nil, size: word, alignment: aligned) == .success(.references))
+            #expect(decide(kind, nil, size: 2 * word, alignment: aligned) == .success(.checked))
+            #expect(decide(kind, nil, size: word, alignment: 1) == .success(.checked))
+        }
+
+        let open = _ExistentialFlags((any OpenEvents).self)
+        #expect(decide(.existential, open, size: 5 * word, alignment: aligned) == .success(.checked))
+        #expect(
+            decide(.existential, open, size: 4 * word, alignment: aligned)
+                == .failure(.layout(size: 4 * word, alignment: aligned, described: 5 * word)))
+        let any = _ExistentialFlags(Any.self)
+        #expect(decide(.existential, any, size: 4 * word, alignment: aligned) == .success(.reboxed))
+        #expect(
+            decide(.existential, any, size: 3 * word, alignment: aligned)
+                == .failure(.layout(size: 3 * word, alignment: aligned, described: 4 * word)))
+
+        // `any Error & AnyObject`: one witness table, class-bound, and the special protocol `Error`.
+        let errorObject = _ExistentialFlags((any Error & AnyObject).self)
+        #expect(errorObject?.hasSpecialProtocol == true && errorObject?.isClassBound == true)
+        #expect(decide(.existential, errorObject, size: 2 * word, alignment: aligned) == .failure(.errorExistential))
+        #expect(decide(.existential, errorObject, size: word, alignment: aligned) == .failure(.errorExistential))
+
+        #expect(_MetadataKind(rawValue: 0x3FF) == nil)  // a kind this runtime does not have
+        for kind in [nil, _MetadataKind.foreignClass, .foreignReferenceType, .extendedExistential] {
+            #expect(decide(kind, nil, size: word, alignment: aligned) == .success(.checked))
+            #expect(decide(kind, nil, size: 3, alignment: 1) == .success(.checked))
         }
     }
 
-    /// Each layout a multicast accepts, as the refusal at `init` reads it from the metadata and `MemoryLayout`;
-    /// a kind of metadata that a later runtime may add is accepted, and a layout that disagrees is refused.
-    @Test func theRefusalAtInitAcceptsEveryLayoutThatCanHoldAnInstance() {
-        func refusal<Delegate>(_: Delegate.Type) -> MulticastDelegate<Delegate>._TypeRefusal? {
-            MulticastDelegate<Delegate>._refusal(
-                kind: _MetadataKind(Delegate.self), flags: _ExistentialFlags(Delegate.self),
-                size: MemoryLayout<Delegate>.size, alignment: MemoryLayout<Delegate>.alignment)
-        }
-        #expect(refusal(Probe.self) == nil)
-        #expect(refusal(AnyObject.self) == nil)
-        #expect(refusal(Any.self) == nil)
-        #expect(refusal((any ClassBoundEvents).self) == nil)
-        #expect(refusal((any OpenEvents).self) == nil)
-        #expect(refusal((any ProbeBase & ClassBoundEvents).self) == nil)
-        #expect(refusal((any ProbeBase & OpenEvents).self) == nil)
-        #expect(refusal((any ClassBoundEvents & Error).self) == nil)
-        #expect(refusal((any Source<Int>).self) == nil)
-        #expect(refusal((any FailureEvents).self) == nil)
-        #expect(refusal((any Error).self) == .errorExistential)
-        #expect(refusal((any Error & AnyObject).self) == .errorExistential)
-        #expect(refusal((any ProbeBase & Error).self) == .errorExistential)
-        #expect(refusal(Int.self) == .neitherClassNorProtocol)
+    /// What `_DelegateKind` decides for `type`, or why it refuses it.
+    func decide<Delegate>(_ type: Delegate.Type) -> Result<_DelegateKind, _DelegateKind.Refusal> {
+        Result { () throws(_DelegateKind.Refusal) in try _DelegateKind(of: type) }
+    }
 
-        let word = MemoryLayout<UnsafeRawPointer>.size
-        let classBound = _ExistentialFlags((any ClassBoundEvents).self)
-        #expect(
-            MulticastDelegate<any ClassBoundEvents>._refusal(
-                kind: .existential, flags: classBound, size: word, alignment: word)
-                == .layout(size: word, alignment: word, described: 2 * word))
-        #expect(_MetadataKind(rawValue: 0x3FF) == nil)  // a kind this runtime does not have
-        #expect(MulticastDelegate<AnyObject>._refusal(kind: nil, flags: nil, size: 3, alignment: 1) == nil)
+    /// What `_DelegateKind` decides for a type of metadata of `kind` and `flags`, and values of `size` and
+    /// `alignment`, or why it refuses it.
+    func decide(_ kind: _MetadataKind?, _ flags: _ExistentialFlags?, size: Int, alignment: Int)
+        -> Result<_DelegateKind, _DelegateKind.Refusal>
+    {
+        Result { () throws(_DelegateKind.Refusal) in
+            try _DelegateKind(metadataKind: kind, flags: flags, size: size, alignment: alignment)
+        }
     }
 
     @Test func mainActorProtocol() {

@@ -52,13 +52,14 @@ extension MulticastDelegate where Delegate: Sendable {
         }
         let times = unsafe _TurnTimes(count: delegates.count)
         defer { unsafe times.deallocate() }
+        let kind = _core.delegateKind
         let answers: [Answer]
         do throws(Failure) {
             // Each child task writes the times of its own position alone; the group's end orders those writes
             // before `setTimes` reads them.
             answers = try await concurrently._map(consume delegates) {
                 [positions] (delegate: Delegate) async throws(Failure) -> Answer in
-                let object = unsafe _Slot.object(of: delegate)!.takeUnretainedValue()
+                let object = unsafe kind.object(of: delegate)!.takeUnretainedValue()
                 let position = positions[ObjectIdentifier(object)]!
                 let turnStarted = _Diagnostics.now
                 defer { unsafe times.set(position, started: turnStarted, ended: _Diagnostics.now) }

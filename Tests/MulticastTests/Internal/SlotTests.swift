@@ -279,49 +279,4 @@ import Testing
         #expect(MemoryLayout<_SlotState>.offset(of: \.key) == 0)
         #expect(MemoryLayout<_StorageHeader>.offset(of: \.readers) == 0)
     }
-
-    /// A multicast reads the object of a delegate from its value's first word, with no cast, only when every
-    /// value of the delegates' type is a class reference: a class, or a class-bound protocol or composition.
-    @Test func delegatesAreReadAsReferencesOnlyWhenEveryValueIsOne() {
-        #expect(_Slot.valuesAreReferences(Target.self))
-        #expect(_Slot.valuesAreReferences((any Listener).self))
-        #expect(_Slot.valuesAreReferences(AnyObject.self))
-        #expect(_Slot.valuesAreReferences((any Listener & Sendable).self))
-        #expect(_Slot.valuesAreReferences((any Target & Listener).self))
-        #expect(!_Slot.valuesAreReferences(Any.self))
-        #expect(!_Slot.valuesAreReferences((any Sendable).self))
-        #expect(!_Slot.valuesAreReferences((any Unbound).self))
-        #expect(!_Slot.valuesAreReferences((any Error).self))
-        #expect(!_Slot.valuesAreReferences(Int.self))
-        #expect(!_Slot.valuesAreReferences((any Error & AnyObject).self))
-        #expect(!_Slot.valuesAreReferences((any Target & Error).self))
-        #expect(_Slot.valuesAreReferences((any Listener & Error).self))
-    }
-
-    /// The metadata is believed only where `MemoryLayout` agrees with it; a kind of metadata that this code does
-    /// not know takes the checked path.
-    @Test func delegatesAreReadAsReferencesOnlyWhenTheMetadataAndTheLayoutAgree() {
-        let word = MemoryLayout<UnsafeRawPointer>.size
-        let alignment = MemoryLayout<UnsafeRawPointer>.alignment
-        let listener = _ExistentialFlags((any Listener).self)
-        #expect(listener?.witnessTableCount == 1)
-        #expect(_Slot.valuesAreReferences(kind: .existential, flags: listener, size: 2 * word, alignment: alignment))
-        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: listener, size: word, alignment: alignment))
-        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: listener, size: 3 * word, alignment: alignment))
-        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: listener, size: 2 * word, alignment: 1))
-        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: nil, size: 2 * word, alignment: alignment))
-        #expect(_Slot.valuesAreReferences(kind: .class, flags: nil, size: word, alignment: alignment))
-        #expect(!_Slot.valuesAreReferences(kind: .class, flags: nil, size: 2 * word, alignment: alignment))
-        #expect(!_Slot.valuesAreReferences(kind: nil, flags: nil, size: word, alignment: alignment))
-        // `any Error & AnyObject`: one witness table, class-bound, and the special protocol `Error`.
-        let errorObject = _ExistentialFlags((any Error & AnyObject).self)
-        #expect(errorObject?.hasSpecialProtocol == true)
-        #expect(errorObject?.isClassBound == true)
-        #expect(
-            !_Slot.valuesAreReferences(kind: .existential, flags: errorObject, size: 2 * word, alignment: alignment))
-        #expect(!_Slot.valuesAreReferences(kind: .existential, flags: errorObject, size: word, alignment: alignment))
-    }
 }
-
-/// A protocol that structs may adopt too.
-private protocol Unbound {}

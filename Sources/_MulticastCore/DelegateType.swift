@@ -1,0 +1,200 @@
+// What the core knows of the delegates' type: what the type is to a multicast (`_DelegateKind`), the layout of
+// its values (`_DelegateLayout`), and the bits of one value, read where the type is known (`_DelegateBits`).
+
+/// What a type is as a multicast's `Delegate`, decided once, when the multicast is made, by
+/// ``init(metadataKind:flags:size:alignment:)``: refused, with the reason thrown; or how the multicast finds the
+/// object that each delegate is.
+///
+/// The decision reads the Swift runtime's type metadata, whose layout is part of its stable ABI: the kind, and
+/// for an existential, the flags after the kind word (see ``_ExistentialFlags``). A wrong ``references`` would
+/// make the multicast read a value that is not an object as one, so it is the answer only where the metadata and
+/// `MemoryLayout` agree that a value is a word for the object and one for each witness table, at a word's
+/// alignment. A kind this code does not know, which a later runtime may add, is ``checked``, never refused.
+@frozen
+@usableFromInline
+package enum _DelegateKind: Sendable {
+    /// Every value is a class reference, held in its first word: a class, or a class-bound protocol or
+    /// composition (`any P` where `P: AnyObject`, `AnyObject`, `C & P`). The multicast reads the object from the
+    /// value's bits (see ``_DelegateBits``), with no cast.
+    case references
+
+    /// A value may be something other than a class reference (a protocol that is not class-bound, a constrained
+    /// protocol, a kind of metadata this code does not know): each value is cast to find its object (see
+    /// ``object(of:)``), and one that is not a class instance is refused.
+    case checked
+
+    /// `Any` (and `any Sendable`, which is `Any` to the runtime): checked as ``checked`` is, and more. A value that
+    /// generic code wrapped a second time holds the inner existential in a box, where the object is not the first
+    /// word, so the object is found by an unwrapping cast, and the multicast stores it re-boxed, in an `Any` of its
+    /// own, whose first word it is.
+    case reboxed
+
+    /// Why a type cannot be a multicast's `Delegate`.
+    package enum Refusal: Error, Equatable {
+        /// An existential that the runtime represents in a way of its own: `any Error`, alone or with a class
+        /// constraint, whose values generic code may keep in a box.
+        case errorExistential
+        /// An existential whose values have another size or alignment than its metadata describes, as
+        /// `MemoryLayout` sees them here.
+        case layout(size: Int, alignment: Int, described: Int)
+        case closure
+        case optional
+        /// A struct, an enum, a tuple, a metatype: a type no value of which is a class instance.
+        case neitherClassNorProtocol
+    }
+
+    /// What a type is as a multicast's `Delegate`, from what its metadata says (its `metadataKind`, nil for a
+    /// kind this code does not know, and an existential's `flags`) and what `MemoryLayout` says of its values
+    /// (`size`, `alignment`); throws why the type is refused, if it is.
+    ///
+    /// - An existential is refused if the runtime represents it in a way of its own (`Error`), or if its layout
+    ///   disagrees with the one its flags describe; otherwise it is ``references`` if it is class-bound,
+    ///   ``reboxed`` if it has no protocol with a witness table and no class constraint (`Any`), ``checked`` if
+    ///   not.
+    /// - A class is ``references`` where its values are one word at a word's alignment, ``checked`` if not.
+    /// - A foreign class, a C++ reference type, an extended existential (a constrained protocol) or an unknown
+    ///   kind is ``checked``.
+    /// - A closure, an optional, a struct, an enum, a tuple or a metatype is refused.
+    package init(metadataKind: _MetadataKind?, flags: _ExistentialFlags?, size: Int, alignment: Int) throws(Refusal) {
+        let word = unsafe MemoryLayout<UnsafeRawPointer>.size
+        let wordAlignment = unsafe MemoryLayout<UnsafeRawPointer>.alignment
+        switch metadataKind {
+        case .existential:
+            guard let flags else {
+                self = .checked
+                return
+            }
+            guard let described = flags.sizeOfValue else { throw .errorExistential }
+            guard size == described && alignment == wordAlignment else {
+                throw .layout(size: size, alignment: alignment, described: described)
+            }
+            if flags.isClassBound {
+                self = .references
+            } else if flags.witnessTableCount == 0 {
+                self = .reboxed
+            } else {
+                self = .checked
+            }
+        case .class, .objCClassWrapper:
+            self = size == word && alignment == wordAlignment ? .references : .checked
+        case .foreignClass, .foreignReferenceType, .extendedExistential, nil:
+            self = .checked
+        case .function:
+            throw .closure
+        case .optional:
+            throw .optional
+        case .struct, .enum, .opaque, .tuple, .metatype, .existentialMetatype:
+            throw .neitherClassNorProtocol
+        }
+    }
+
+    /// What `type` is as a multicast's `Delegate`, from its metadata and `MemoryLayout`; throws why it is refused.
+    package init<Delegate>(of type: Delegate.Type) throws(Refusal) {
+        try self.init(
+            metadataKind: _MetadataKind(type), flags: _ExistentialFlags(type), size: MemoryLayout<Delegate>.size,
+            alignment: MemoryLayout<Delegate>.alignment)
+    }
+
+    /// The object that `delegate`, a value of a type of this kind, is, unretained, or nil if it is not a class
+    /// instance, found by a dynamic cast. (Where the kind is ``references``, the multicast reads it from the
+    /// value's bits instead: see ``_DelegateBits``.)
+    ///
+    /// A class instance is stored first in every representation of a delegate type that can hold one (a class,
+    /// a class-bound existential, the inline buffer of any other existential). The exceptions: `any Error`,
+    /// which is refused, and an `Any` that holds another existential in a box, which the cast unwraps
+    /// (``reboxed``). Either way `delegate` keeps the object alive.
+    @inlinable
+    package func object<Delegate>(of delegate: Delegate) -> Unmanaged<AnyObject>? {
+        guard type(of: delegate as Any) is AnyObject.Type else { return nil }
+        switch self {
+        case .reboxed:
+            return unsafe Unmanaged.passUnretained(delegate as AnyObject)
+        case .references, .checked:
+            return unsafe withUnsafeBytes(of: delegate) { unsafe $0.load(as: Unmanaged<AnyObject>.self) }
+        }
+    }
+}
+
+/// What the core knows of the delegates' type's layout: how many bytes a value has, and how values are laid out
+/// in an array. Everything else it does with a delegate, it does with the object that the delegate is.
+@usableFromInline
+package struct _DelegateLayout: Sendable {
+    @usableFromInline
+    let size: Int
+
+    @usableFromInline
+    let stride: Int
+
+    let alignment: Int
+
+    package init<Delegate>(of type: Delegate.Type) {
+        // `_Slot.lend(as:_:)` may hold a delegate in a `Delegate?` filled with its bits: the nil must take spare
+        // bits, as it does for a class, a protocol or a composition, leaving `.some` bit for bit the delegate.
+        precondition(
+            MemoryLayout<Delegate?>.size == MemoryLayout<Delegate>.size,
+            "Multicast needs a delegate type whose values have spare bits, as classes and protocols do")
+        size = MemoryLayout<Delegate>.size
+        stride = MemoryLayout<Delegate>.stride
+        alignment = MemoryLayout<Delegate>.alignment
+    }
+}
+
+/// A copy of the bits of a delegate of one word, its object, or two, its object and a witness table: the
+/// representations of a class and of a class-bound protocol. It is what `MulticastDelegate.add` stores, and
+/// where `add`, `remove` and `contains` read the delegate's object, for a type whose values are all class
+/// references (``_DelegateKind/references``).
+///
+/// It is made in the caller's code, where `add`, `remove` and `contains` are inlined and the delegate's type is
+/// known: there an `unsafeBitCast` to words of the same size is a load, where an unoptimized build calls
+/// `withUnsafeBytes(of:)` and `withUnsafePointer(to:)` as generic functions. The words are trivial: the copy
+/// counts nothing, and the delegate stays the caller's.
+@frozen
+@unsafe
+@usableFromInline
+package struct _DelegateBits {
+    /// The first word: the object's address.
+    @usableFromInline
+    var first: UnsafeRawPointer
+
+    /// The second word of a delegate of two: a witness table.
+    @usableFromInline
+    var second: UnsafeRawPointer?
+
+    @inlinable
+    @inline(always)
+    init(first: UnsafeRawPointer, second: UnsafeRawPointer?) {
+        unsafe self.first = first
+        unsafe self.second = second
+    }
+
+    /// The bits of `delegate`, a class reference, or nil if its values are neither one word nor two.
+    @inlinable
+    @inline(always)
+    package init?<Delegate>(of delegate: Delegate) {
+        let size = MemoryLayout<Delegate>.size
+        let word = unsafe MemoryLayout<UnsafeRawPointer>.size
+        guard unsafe size == word || size == MemoryLayout<_DelegateBits>.size else { return nil }
+        #if DEBUG
+        if size == word {
+            unsafe self.init(first: unsafeBitCast(delegate, to: UnsafeRawPointer.self), second: nil)
+        } else {
+            unsafe self = unsafe unsafeBitCast(delegate, to: _DelegateBits.self)
+        }
+        #else
+        // An optimized build specializes `withUnsafeBytes(of:)` into loads; its copy propagation fails on an
+        // `unsafeBitCast` of a class reference to a word (Swift 6.3.1: "Found outside of lifetime use").
+        unsafe self = unsafe withUnsafeBytes(of: delegate) { bytes in
+            unsafe _DelegateBits(
+                first: bytes.load(as: UnsafeRawPointer.self),
+                second: size == word ? nil : bytes.load(fromByteOffset: word, as: UnsafeRawPointer?.self))
+        }
+        #endif
+    }
+
+    /// The delegate's object, unretained.
+    @inlinable
+    @inline(always)
+    package var object: Unmanaged<AnyObject> {
+        unsafe Unmanaged<AnyObject>.fromOpaque(first)
+    }
+}
