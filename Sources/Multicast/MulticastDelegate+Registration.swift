@@ -81,7 +81,7 @@ extension MulticastDelegate {
         ///
         /// - Parameters:
         ///   - delegate: A class instance, held strongly until the registration ends.
-        ///   - owner: The object whose life the registration lasts, held weakly and told apart by identity. A
+        ///   - owner: The object whose life the registration lasts, not kept alive, and told apart by identity. A
         ///     second registration for the same owner replaces the first.
         ///   - file: Where the delegate is added, which diagnostics record; leave the default.
         ///   - line: Where the delegate is added, which diagnostics record; leave the default.

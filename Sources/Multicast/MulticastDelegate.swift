@@ -222,9 +222,14 @@ public final class MulticastDelegate<Delegate> {
     /// The delegate must not keep its owner alive, or neither is ever released while the multicast lives:
     /// capture the owner `weak` in a closure that the delegate keeps.
     ///
+    /// The multicast does not keep the owner alive. Where every object is a native Swift object (all but Apple
+    /// platforms), it holds the owner as a Swift `unowned` reference does, which costs the owner no side table:
+    /// an owner that dies keeps its memory, not what its `deinit` released, until the registration is reclaimed.
+    /// With the Objective-C runtime, it holds a weak reference to the owner.
+    ///
     /// - Parameters:
     ///   - delegate: A class instance, held strongly until the registration ends.
-    ///   - owner: The object whose life the registration lasts, held weakly and told apart by identity.
+    ///   - owner: The object whose life the registration lasts, not kept alive, and told apart by identity.
     ///   - file: Where the delegate is added, which diagnostics record; leave the default, the caller's file.
     ///   - line: Where the delegate is added, which diagnostics record; leave the default, the caller's line.
     /// - Returns: `true` if the delegate was registered, replacing `owner`'s earlier registration if it had one;

@@ -29,7 +29,7 @@ enum _OwnerPin {
     @inlinable
     @inline(always)
     static func pin(_ address: UInt) {
-        _ = unsafe swift_unownedRetain(UnsafeMutableRawPointer(bitPattern: address)!)
+        unsafe _multicast_unowned_retain(address)
     }
 
     /// Gives back the unowned count that ``pin(_:)`` took; frees the memory of an object that died meanwhile if no
@@ -38,7 +38,7 @@ enum _OwnerPin {
     @inlinable
     @inline(always)
     static func unpin(_ address: UInt) {
-        unsafe swift_unownedRelease(UnsafeMutableRawPointer(bitPattern: address)!)
+        unsafe _multicast_unowned_release(address)
     }
 
     /// Whether the deinit of the object at `address`, which a pin or a strong reference keeps in memory, has
@@ -47,7 +47,7 @@ enum _OwnerPin {
     @inlinable
     @inline(always)
     static func isDead(_ address: UInt) -> Bool {
-        unsafe swift_isDeallocating(UnsafeMutableRawPointer(bitPattern: address)!)
+        unsafe _multicast_is_deallocating(address)
     }
 
     /// The object at `address`, which a pin keeps in memory, retained; nil if its deinit has started.
@@ -55,10 +55,9 @@ enum _OwnerPin {
     @inlinable
     @inline(always)
     static func retainIfAlive(_ address: UInt) -> AnyObject? {
-        let object = unsafe UnsafeMutableRawPointer(bitPattern: address)!
         // The runtime returns the object it retained: any other answer is no retain this code can use.
-        guard unsafe swift_tryRetain(object) == object else { return nil }
-        return unsafe Unmanaged<AnyObject>.fromOpaque(object).takeRetainedValue()
+        guard unsafe _multicast_try_retain(address) else { return nil }
+        return unsafe unsafeBitCast(address, to: Unmanaged<AnyObject>.self).takeRetainedValue()
     }
 
     /// Whether the runtime's answers agree with a weak reference's for an object that is alive, one in its deinit

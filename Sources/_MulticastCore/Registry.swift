@@ -108,10 +108,9 @@ extension _Registry {
     /// Where `owner`'s registration is, if it has one: an owned registration if `owned`, else the registration
     /// of `owner` as a delegate of its own.
     ///
-    /// A slot found by address holds that registration if it is of that kind, may be called and, when it ends
-    /// with its owner, its weak load returns `owner`. That weak load under the lock is safe: it can only load
-    /// `owner` itself, which the caller keeps alive, or nil (an owner that died at what is now `owner`'s address).
-    /// (Mutating, though the registry does not change, so that the registry is not copied to call it.)
+    /// A slot found by address holds that registration if it is of that kind and
+    /// ``_Slot/isLiveRegistration(ofOwnerAt:)``. (Mutating, though the registry does not change, so that the
+    /// registry is not copied to call it.)
     @inlinable
     @inline(always)
     mutating func find(_ owner: Unmanaged<AnyObject>, owned: Bool) -> Found? {
@@ -119,13 +118,8 @@ extension _Registry {
         var bucket = unsafe index.home(of: address)
         while let position = unsafe index.position(inBucket: bucket) {
             let slot = unsafe slots.slot(at: position)
-            if unsafe slot.address == address && slot.key.isOwned == owned {
-                switch unsafe slot.liveness {
-                case .strong: return Found(bucket: bucket, position: position)
-                case .ownerAlive(let keeper) where unsafe Self.address(of: .passUnretained(keeper)) == address:
-                    return Found(bucket: bucket, position: position)
-                case .ownerAlive, .unregistered, .dead: break
-                }
+            if unsafe slot.key.isOwned == owned && slot.isLiveRegistration(ofOwnerAt: address) {
+                return Found(bucket: bucket, position: position)
             }
             bucket = unsafe index.bucket(after: bucket)
         }
@@ -220,23 +214,23 @@ extension _Registry {
         return replaced ? .replaced : .added
     }
 
-    /// Whether an add checks that a strong or owned delegate is not in its deinit.
+    /// Whether an add checks that a strong or owned delegate is not in its deinit: one load of the object's counts
+    /// where owners are pinned (see ``_OwnerPin``), else a weak reference, which gives a Swift object a side table
+    /// for life, and each of its retains and releases, the app's too, the slow path.
     ///
-    /// Where owners are pinned (see ``_OwnerPin``) the check is one load of the object's counts, made in every
-    /// build. Else it is a weak reference, which gives every strong delegate a side table for life, and each of
-    /// its retains and releases, the app's too, the slow path: an unoptimized build without the Objective-C
-    /// runtime, where every object is native and on the heap, leaves it to the Swift runtime, which stops the
-    /// program when a native object on the heap keeps a count past its deinit ("deallocated with non-zero retain
-    /// count"). An optimized build may put an object on the stack, which the runtime frees unchecked, and an
-    /// Objective-C object's deallocation checks no count: there the add probes. (SwiftPM and Xcode build a
-    /// package in its app's configuration, so the code that makes the object is unoptimized too.)
+    /// An unoptimized build without the Objective-C runtime, where every object is native and on the heap, leaves
+    /// it to the Swift runtime, which stops the program when a native object on the heap keeps a count past its
+    /// deinit ("deallocated with non-zero retain count"), and keeps its adds as cheap as they can be. An optimized
+    /// build may put an object on the stack, which the runtime frees unchecked, and an Objective-C object's
+    /// deallocation checks no count: there the add probes. (SwiftPM and Xcode build a package in its app's
+    /// configuration, so the code that makes the object is unoptimized too.)
     @inlinable
     @inline(always)
     package static var probesStrongDelegates: Bool {
         #if _runtime(_ObjC) || !DEBUG
         true
         #else
-        _OwnerPin.isAvailable
+        false
         #endif
     }
 

@@ -96,16 +96,19 @@ struct _SlotKey: Equatable {
         self.rawValue = rawValue
     }
 
+    /// The key of a new registration; an owned one pins its owner as `pinsOwner` says, or, if nil, wherever owners
+    /// can be pinned (see ``_OwnerPin``).
     @inlinable
     @inline(always)
-    init(registration: Int64, holding: _Holding, pinsOwner: Bool = _OwnerPin.isAvailable) {
+    init(registration: Int64, holding: _Holding, pinsOwner: Bool? = nil) {
         precondition(
             registration > 0 && registration <= Self.maximumRegistration, "Multicast ran out of registration numbers")
         let flags: Int64
         switch holding {
         case .weak: flags = Self.weakOwnerBit
         case .strong: flags = Self.strongBit
-        case .owned: flags = Self.strongBit | (pinsOwner ? Self.pinnedOwnerBit : Self.weakOwnerBit)
+        case .owned:
+            flags = Self.strongBit | (pinsOwner ?? _OwnerPin.isAvailable ? Self.pinnedOwnerBit : Self.weakOwnerBit)
         }
         rawValue = registration << Self.registrationShift | flags
     }
@@ -278,26 +281,43 @@ package struct _Slot {
         unsafe _multicast_store_relaxed_64(keyWord, key.rawValue)
     }
 
-    /// Whether a pass may call the delegate: the one place that decides it, for every pass and for lookups
-    /// under the lock. (The search for dead registrations, and an add's check of the owner it adds, make the
-    /// same check through ``ownerIsDead``.)
+    /// Whether a pass may call the delegate: the one place that decides it, for every pass. (Lookups under the
+    /// lock ask ``isLiveRegistration(ofOwnerAt:)``; the search for dead registrations, and an add's check of the
+    /// owner it adds, ``ownerIsDead``.)
     ///
     /// A weak load under the lock is safe only where the caller holds the object it may load (see
-    /// ``_Registry/find(_:)``): releasing the loaded object could otherwise run its deinit under the lock.
+    /// ``_Registry/find(_:owned:)``): releasing the loaded object could otherwise run its deinit under the lock.
     @inlinable
     @inline(always)
     var liveness: _Liveness {
         let key = unsafe key
         guard key.isCallable else { return .unregistered }
         guard key.endsWithOwner else { return .strong }
-        let loaded: AnyObject?
         if key.pinsOwner {
-            loaded = unsafe _OwnerPin.retainIfAlive(state.pointee.owner)
-        } else {
-            loaded = unsafe state.pointee.reference.object
+            guard let owner = unsafe _OwnerPin.retainIfAlive(state.pointee.owner) else { return .dead(key: key) }
+            return .ownerAlive(keeper: consume owner)
         }
-        guard let object = consume loaded else { return .dead(key: key) }
+        guard let object = unsafe state.pointee.reference.object else { return .dead(key: key) }
         return .ownerAlive(keeper: consume object)
+    }
+
+    /// Whether the slot holds a registration that may be called and whose owner is the object at `address`, which
+    /// the caller keeps alive: the test of a lookup under the lock. Its weak load is safe there, since it can
+    /// only load that object, or nil (an owner that died at what is now its address). A pinned owner's address
+    /// is its own while the slot pins it, so one load of its counts says the rest, with no count taken.
+    @inlinable
+    @inline(always)
+    func isLiveRegistration(ofOwnerAt address: UInt) -> Bool {
+        let key = unsafe key
+        guard unsafe key.isCallable && state.pointee.owner == address else { return false }
+        guard key.endsWithOwner else { return true }
+        if key.pinsOwner {
+            return unsafe !_OwnerPin.isDead(address)
+        }
+        switch unsafe state.pointee.reference.object {
+        case .some(let object): return unsafe UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) == address
+        case .none: return false
+        }
     }
 
     /// Whether the owner of a registration that ends with it has been deallocated: its weak reference loads nil,

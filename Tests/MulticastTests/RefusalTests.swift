@@ -200,7 +200,8 @@ import Multicast
         if _Registry.probesStrongDelegates {
             #expect(message.contains("the AddsItselfInDeinit being added is being deallocated"))
         } else {
-            // The Swift runtime's own check, as the deinit ends: the multicast's count outlived it.
+            // In an unoptimized build, the Swift runtime's own check, as the deinit ends: the multicast's count
+            // outlived it.
             #expect(message.contains("AddsItselfInDeinit deallocated with non-zero retain count"))
             #expect(message.contains("created a strong reference to self which outlived deinit"))
         }

@@ -93,4 +93,27 @@ void *_Nonnull swift_unownedRetain(void *_Nonnull object);
 /// is freed with the last one.
 void swift_unownedRelease(void *_Nonnull object);
 
+// The same, for an object known by its address, as a slot keeps its owner's: always inlined, so that an unoptimized
+// build of the caller calls the runtime, and nothing between.
+
+/// Whether the deinit of the native object at `address` has started.
+__attribute__((always_inline, swift_attr("unsafe"))) static inline _Bool _multicast_is_deallocating(uintptr_t address) {
+    return swift_isDeallocating((void *)address);
+}
+
+/// Takes a strong count on the native object at `address` unless its deinit has started; returns whether it did.
+__attribute__((always_inline, swift_attr("unsafe"))) static inline _Bool _multicast_try_retain(uintptr_t address) {
+    return swift_tryRetain((void *)address) == (void *)address;
+}
+
+/// Adds one to the unowned count of the native object at `address`.
+__attribute__((always_inline, swift_attr("unsafe"))) static inline void _multicast_unowned_retain(uintptr_t address) {
+    swift_unownedRetain((void *)address);
+}
+
+/// Takes one from the unowned count of the native object at `address`.
+__attribute__((always_inline, swift_attr("unsafe"))) static inline void _multicast_unowned_release(uintptr_t address) {
+    swift_unownedRelease((void *)address);
+}
+
 #endif
