@@ -35,11 +35,12 @@ extension _Registry {
         check(vacancies == count - registered, "\(vacancies) vacancies counted, \(count - registered) found")
         unsafe check(
             index.count == registered, unsafe "the index lists \(index.count) slots, \(registered) are registered")
+        let pending = deferred.pending.sorted()
+        check(pending == owning, "pending lists \(pending), the removed slots that own references are \(owning)")
         check(
-            pending.sorted() == owning,
-            "pending lists \(pending.sorted()), the removed slots that own references are \(owning)")
-        check(pendingStrong == owningStrong, "\(pendingStrong) pending strong delegates counted, \(owningStrong) found")
-        check(retired?.isEmpty != true, "the list of retired storages is empty, where it should be nil")
+            deferred.pendingStrong == owningStrong,
+            "\(deferred.pendingStrong) pending strong delegates counted, \(owningStrong) found")
+        check(deferred.retired?.isEmpty != true, "the list of retired storages is empty, where it should be nil")
     }
 
     /// Whether the index lists `position`, the slot of `address`, in the probe run where lookups look for it.

@@ -11,16 +11,14 @@
 /// - *collect*: what waited for a storage's readers is done: removed slots released, older storages freed;
 /// - *reclaim*: the weak delegates found dead are unregistered.
 ///
-/// What a removed slot owns is released only once no pass reads its storage: at once if none does, else by
-/// the next change that finds it unread, or, for a strong delegate or an older storage, by the last pass to
-/// leave (see ``_Readers``). Every change leaves what it released to a ``_Garbage``, which
-/// ``_Core/change(_:)`` lets go of after unlocking.
+/// What a removed slot owns, and a replaced storage, are released only once no pass reads them: ``_DeferredRelease``
+/// keeps them until then. Every change leaves what it released to a ``_Garbage``, which ``_Core/change(_:)`` lets
+/// go of after unlocking.
 ///
 /// Its invariant, which ``checkInvariants()`` checks after every change when the package is built with
 /// `MULTICAST_INTERNAL_CHECKS`: the current storage's slots are in registration order; `vacancies` counts
-/// its slots that hold no registration; `pending` lists, without repeats, exactly those of them that still
-/// own references, and `pendingStrong` those that own a strong delegate; the index lists exactly the slots
-/// that hold a registration; `retired` is nil rather than empty.
+/// its slots that hold no registration; the index lists exactly the slots that hold a registration; and
+/// `deferred` keeps its own.
 @safe  // what it points to is its own, reached only under the multicast's lock
 @usableFromInline
 struct _Registry {
@@ -32,24 +30,14 @@ struct _Registry {
     @usableFromInline
     private(set) var slots: _Slots
 
-    /// Storages that the current one replaced while passes were reading them; each is freed when its last
-    /// reader leaves. Nil, not empty, when there are none: the changes ask it with no call.
-    @usableFromInline
-    var retired: [_Storage]?
-
     /// Where each registered object's slot is in the current storage. The registry owns its buckets, and
     /// frees them in ``deallocateIndex()``.
     @usableFromInline
     var index = unsafe _SlotIndex(capacity: 0)
 
-    /// Positions in the current storage of removed slots that still own references, because passes were
-    /// reading the storage when they were removed.
+    /// What waits for the passes that read the current storage, or older ones, to end.
     @usableFromInline
-    var pending: [Int] = []
-
-    /// How many of the `pending` slots hold a strong delegate.
-    @usableFromInline
-    var pendingStrong = 0
+    var deferred = _DeferredRelease()
 
     /// Slots of the current storage that hold no registration.
     @usableFromInline
@@ -319,7 +307,7 @@ extension _Registry {
 
     /// Unregisters everything.
     mutating func removeAll(_ garbage: inout _Garbage) {
-        for old in (retired ?? []) + [storage] {
+        for old in (deferred.retired ?? []) + [storage] {
             for position in unsafe 0..<old.slots.count {
                 unsafe old.slots.markRemoved(at: position)
             }
@@ -328,7 +316,7 @@ extension _Registry {
         unsafe replaceStorage(with: _Storage(capacity: 0, layout: slots.layout))
         unsafe index.removeAll(keepingRoomFor: 0)
         resetVacancies()
-        free(old, &garbage)
+        deferred.retire(old, &garbage)
         collect(&garbage)
     }
 
@@ -356,76 +344,16 @@ extension _Registry {
         unsafe index.remove(bucket: bucket) { unsafe slots.address(at: $0) }
         let key = unsafe slots.key(at: position)
         unsafe slots.markRemoved(at: position)
-        if retired != nil {
-            markRemovedInRetired(registration: key.registration)
-        }
-        pending.append(position)
-        if key.isStrong { pendingStrong += 1 }
+        deferred.markRemovedInRetired(registration: key.registration)
+        deferred.wait(for: position, strong: key.isStrong)
         vacancies += 1
     }
 
-    /// Marks the slot of registration `registration` removed in the older storages, which passes may still read.
-    /// (Mutating, though the registry does not change, so that the registry is not copied to call it.)
-    @usableFromInline
-    mutating func markRemovedInRetired(registration: Int64) {
-        for old in retired ?? [] {
-            unsafe old.slots.markRemoved(registration: registration)
-        }
-    }
-
-    /// Frees the storages that no pass reads any more, and releases the references of removed slots once no
-    /// pass reads the current storage.
-    ///
-    /// An older storage, or a removed strong delegate, that waits for readers is collected by the last of them
-    /// to leave, so that a strong delegate is released as soon as the calls under way end. The weak
-    /// references of removed slots wait for the next change that finds the storage unread, or for the storage
-    /// to be compacted: that costs a calling thread no lock per pass under churn.
+    /// Releases what no pass reads any more (see ``_DeferredRelease/collect(current:_:)``).
     @inlinable
     @inline(always)
     mutating func collect(_ garbage: inout _Garbage) {
-        if retired != nil {
-            freeUnreadRetired(&garbage)
-        }
-        guard pending.count > 0 else { return }
-        let readers = unsafe slots.readers
-        if pendingStrong > 0 {
-            switch unsafe _Readers.collectNowOrByLastReader(readers) {
-            case .now: break
-            case .byLastReader: return
-            }
-        } else if unsafe !_Readers.isUnread(readers) {
-            return
-        }
-        var next = 0
-        while next < pending.count {
-            if let object = unsafe slots.release(at: pending[next]) {
-                garbage.append(object)
-            }
-            next += 1
-        }
-        pending.removeAll(keepingCapacity: true)
-        pendingStrong = 0
-    }
-
-    /// Frees the older storages that no pass reads any more.
-    @usableFromInline
-    mutating func freeUnreadRetired(_ garbage: inout _Garbage) {
-        retired?.removeAll { old in
-            guard unsafe _Readers.collectNowOrByLastReader(old.slots.readers) == .now else { return false }
-            garbage.append(old)
-            return true
-        }
-        if retired?.isEmpty == true { retired = nil }
-    }
-
-    /// Frees `old`, which is no longer current, if no pass reads it; else keeps it until its last reader leaves.
-    @usableFromInline
-    mutating func free(_ old: _Storage, _ garbage: inout _Garbage) {
-        if unsafe _Readers.collectNowOrByLastReader(old.slots.readers) == .now {
-            garbage.append(old)
-        } else {
-            retired = (retired ?? []) + [old]
-        }
+        unsafe deferred.collect(current: slots, &garbage)
     }
 
     /// Compacts the current storage once three eighths of its slots are vacant and no pass reads it, so that
@@ -470,7 +398,7 @@ extension _Registry {
             var deferredReleases: [AnyObject] = []
             unsafe old.slots.transferRegistrations(to: slots, sourceIsRead: isRead, deferredReleases: &deferredReleases)
             garbage.append(contentsOf: deferredReleases)
-            free(old, &garbage)  // with the removed slots, which it releases when it is freed
+            deferred.retire(old, &garbage)  // with the removed slots, which it releases when it is freed
         }
         resetVacancies()
         if slotsMove {
@@ -493,8 +421,7 @@ extension _Registry {
     /// Records that the current storage holds no removed slot: it was replaced, or compacted.
     @usableFromInline
     mutating func resetVacancies() {
-        pending.removeAll(keepingCapacity: true)
-        pendingStrong = 0
+        deferred.forgetPending()
         vacancies = 0
     }
 

@@ -11,10 +11,10 @@ extension MulticastDelegate {
     var slotCapacity: Int { _core.withLock { $0.slots.capacity } }
 
     /// Older storages kept for the passes that still read them.
-    var retiredStorages: Int { _core.withLock { $0.retired?.count ?? 0 } }
+    var retiredStorages: Int { _core.withLock { $0.deferred.retired?.count ?? 0 } }
 
     /// Removed slots of the current storage whose references have not been released yet.
-    var pendingReleases: Int { _core.withLock { $0.pending.count } }
+    var pendingReleases: Int { _core.withLock { $0.deferred.pending.count } }
 
     /// The current storage's readers word: the passes reading it, and the bit that asks the last to collect.
     /// For tests that no other thread uses the multicast in.
