@@ -25,9 +25,9 @@ OUT_OF_LINE = {
     "_Registry.makeRoom(searched:_:)": "an add to a full storage",
     "_Registry.rebuild(capacity:_:)": "a compaction, once many slots are vacant (amortized)",
     "_Registry.reindex(capacity:)": "an add to a full index",
-    "_Registry.freeUnreadRetired(_:)": "older storages wait for their readers",
+    "_DeferredRelease.freeUnreadRetired(_:)": "older storages wait for their readers",
     "static _Registry.capacityOfRebuilt(holding:)": "before a rebuild",
-    "_Registry.markRemovedInRetired(registration:)": "a removal while older storages wait for their readers",
+    "static _DeferredRelease.markRemoved(registration:in:)": "a removal while older storages wait for their readers",
     "MulticastDelegate._objectByCast(_:kind:)": "a remove or contains of a delegate type whose values are not known to be "
         "an object and at most one witness table (a dynamic cast)",
     "MulticastDelegate._addByCast(_:retention:ownedBy:core:file:line:)": "an add of a delegate type whose values are "

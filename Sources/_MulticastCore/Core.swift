@@ -259,7 +259,7 @@ struct _Garbage {
     @usableFromInline
     static func release(_ storages: [_Storage]) {
         for storage in storages {
-            unsafe storage.slots.releaseAll()
+            storage.slots.releaseAll()
         }
     }
 }

@@ -51,7 +51,7 @@ struct _DeferredRelease {
     /// leaves.
     @usableFromInline
     mutating func retire(_ old: _Storage, _ garbage: inout _Garbage) {
-        if unsafe _Readers.collectNowOrByLastReader(old.slots.readers) == .now {
+        if old.slots.collectNowOrByLastReader() == .now {
             garbage.append(old)
         } else {
             retired = (retired ?? []) + [old]
@@ -71,18 +71,17 @@ struct _DeferredRelease {
             freeUnreadRetired(&garbage)
         }
         guard pending.count > 0 else { return }
-        let readers = unsafe current.readers
         if pendingStrong > 0 {
-            switch unsafe _Readers.collectNowOrByLastReader(readers) {
+            switch current.collectNowOrByLastReader() {
             case .now: break
             case .byLastReader: return
             }
-        } else if unsafe !_Readers.isUnread(readers) {
+        } else if !current.isUnread {
             return
         }
         var next = 0
         while next < pending.count {
-            if let object = unsafe current.release(at: pending[next]) {
+            if let object = current.release(at: pending[next]) {
                 garbage.append(object)
             }
             next += 1
@@ -94,7 +93,7 @@ struct _DeferredRelease {
     @usableFromInline
     mutating func freeUnreadRetired(_ garbage: inout _Garbage) {
         retired?.removeAll { old in
-            guard unsafe _Readers.collectNowOrByLastReader(old.slots.readers) == .now else { return false }
+            guard old.slots.collectNowOrByLastReader() == .now else { return false }
             garbage.append(old)
             return true
         }
@@ -123,7 +122,7 @@ struct _DeferredRelease {
     @usableFromInline
     static func markRemoved(registration: Int64, in storages: [_Storage]) {
         for old in storages {
-            unsafe old.slots.markRemoved(registration: registration)
+            old.slots.markRemoved(registration: registration)
         }
     }
 }

@@ -8,19 +8,19 @@ extension _Registry {
             precondition(condition, "Multicast's internal check failed: \(message())")
         }
         unsafe check(slots.header == storage.slots.header, "the registry's slots are not its storage's")
-        let count = unsafe slots.count
-        unsafe check(count <= slots.capacity, unsafe "\(count) slots in use in a storage of \(slots.capacity)")
+        let count = slots.count
+        check(count <= slots.capacity, "\(count) slots in use in a storage of \(slots.capacity)")
         var previous: Int64 = 0
         var registered = 0
         var owning: [Int] = []
         var owningStrong = 0
         for position in 0..<count {
-            let key = unsafe slots.key(at: position)
+            let key = slots.key(at: position)
             check(key.registration > previous, "the slot at \(position) is out of registration order")
             previous = key.registration
             if key.isCallable {
                 registered += 1
-                let address = unsafe slots.address(at: position)
+                let address = slots.address(at: position)
                 check(
                     indexLists(position, address: address), "the index does not list the registered slot at \(position)"
                 )
@@ -33,8 +33,8 @@ extension _Registry {
             previous <= newestRegistration, "a slot has registration \(previous), after the last, \(newestRegistration)"
         )
         check(vacancies == count - registered, "\(vacancies) vacancies counted, \(count - registered) found")
-        unsafe check(
-            index.count == registered, unsafe "the index lists \(index.count) slots, \(registered) are registered")
+        check(
+            index.count == registered, "the index lists \(index.count) slots, \(registered) are registered")
         let pending = deferred.pending.sorted()
         check(pending == owning, "pending lists \(pending), the removed slots that own references are \(owning)")
         check(
@@ -45,10 +45,10 @@ extension _Registry {
 
     /// Whether the index lists `position`, the slot of `address`, in the probe run where lookups look for it.
     func indexLists(_ position: Int, address: UInt) -> Bool {
-        var bucket = unsafe index.home(of: address)
-        while let listed = unsafe index.position(inBucket: bucket) {
+        var bucket = index.home(of: address)
+        while let listed = index.position(inBucket: bucket) {
             if listed == position { return true }
-            bucket = unsafe index.bucket(after: bucket)
+            bucket = index.bucket(after: bucket)
         }
         return false
     }

@@ -33,7 +33,7 @@ struct _Registry {
     /// Where each registered object's slot is in the current storage. The registry owns its buckets, and
     /// frees them in ``deallocateIndex()``.
     @usableFromInline
-    var index = unsafe _SlotIndex(capacity: 0)
+    var index = _SlotIndex(capacity: 0)
 
     /// What waits for the passes that read the current storage, or older ones, to end.
     @usableFromInline
@@ -53,7 +53,7 @@ struct _Registry {
 
     init(layout: _DelegateLayout) {
         storage = _Storage(capacity: 0, layout: layout)
-        unsafe slots = unsafe storage.slots
+        slots = storage.slots
     }
 
     /// Starts a pass over the current storage: counts it in as a reader. (Mutating, though the registry does
@@ -61,7 +61,7 @@ struct _Registry {
     @inlinable
     @inline(always)
     mutating func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
-        let slots = unsafe slots
+        let slots = slots
         let pass = unsafe (slots.base, slots.layout.stride, slots.count, slots.readers)
         unsafe _Readers.enter(pass.3)
         return unsafe pass
@@ -103,13 +103,12 @@ extension _Registry {
     @inline(always)
     mutating func find(_ owner: Unmanaged<AnyObject>, owned: Bool) -> Found? {
         let address = unsafe Self.address(of: owner)
-        var bucket = unsafe index.home(of: address)
-        while let position = unsafe index.position(inBucket: bucket) {
-            let slot = unsafe slots.slot(at: position)
-            if unsafe slot.key.isOwned == owned && slot.isLiveRegistration(ofOwnerAt: address) {
+        var bucket = index.home(of: address)
+        while let position = index.position(inBucket: bucket) {
+            if slots.key(at: position).isOwned == owned && slots.isLiveRegistration(at: position, ofOwnerAt: address) {
                 return Found(bucket: bucket, position: position)
             }
-            bucket = unsafe index.bucket(after: bucket)
+            bucket = index.bucket(after: bucket)
         }
         return nil
     }
@@ -117,13 +116,14 @@ extension _Registry {
     /// Where an owned registration is whose owner, now dead, had `address`; nil if there is none.
     @usableFromInline
     mutating func findEndedOwnedRegistration(address: UInt) -> Found? {
-        var bucket = unsafe index.home(of: address)
-        while let position = unsafe index.position(inBucket: bucket) {
-            let slot = unsafe slots.slot(at: position)
-            if unsafe slot.address == address && slot.key.isOwned, case .dead = unsafe slot.liveness {
+        var bucket = index.home(of: address)
+        while let position = index.position(inBucket: bucket) {
+            if slots.address(at: position) == address && slots.key(at: position).isOwned,
+                case .dead = slots.liveness(at: position)
+            {
                 return Found(bucket: bucket, position: position)
             }
-            bucket = unsafe index.bucket(after: bucket)
+            bucket = index.bucket(after: bucket)
         }
         return nil
     }
@@ -162,7 +162,7 @@ extension _Registry {
         switch holding {
         case .owned:
             // Room first: the replaced registration is unregistered only by the add that makes the new one.
-            if unsafe slots.count == slots.capacity {
+            if slots.count == slots.capacity {
                 guard makeRoom(searched: searched, &garbage) else { return .full }
             }
             if let found = unsafe find(owner, owned: true) {
@@ -171,15 +171,15 @@ extension _Registry {
             }
         case .weak, .strong:
             if let found = unsafe find(object, owned: false) {
-                return unsafe slots.key(at: found.position).isStrong == holding.isStrong
+                return slots.key(at: found.position).isStrong == holding.isStrong
                     ? .alreadyRegistered : .registeredWithOtherRetention
             }
-            if unsafe slots.count == slots.capacity {
+            if slots.count == slots.capacity {
                 guard makeRoom(searched: searched, &garbage) else { return .full }
             }
         }
-        if unsafe !index.hasRoom {
-            unsafe reindex(capacity: index.count * 2)
+        if !index.hasRoom {
+            reindex(capacity: index.count * 2)
         }
         let key = _SlotKey(registration: newestRegistration + 1, holding: holding)
         // A delegate in its deinit could never be called. A weak one is refused below: its weak reference is nil
@@ -189,12 +189,12 @@ extension _Registry {
             return .deallocating
         }
         newestRegistration += 1
-        let position = unsafe slots.count
+        let position = slots.count
         unsafe slots.append(bitsOf: value, object: object, owner: owner, key: key)
-        if unsafe key.endsWithOwner && slots.slot(at: position).ownerIsDead {
+        if key.endsWithOwner && slots.ownerIsDead(at: position) {
             // The owner is in its deinit: a weak delegate added from its own deinit, or an owner's.
-            if let object = unsafe slots.release(at: position) { garbage.append(object) }
-            unsafe slots.dropLast()
+            if let object = slots.release(at: position) { garbage.append(object) }
+            slots.dropLast()
             return key.isOwned ? .ownerDeallocating : .deallocating
         }
         unsafe index.insert(position, address: Self.address(of: owner))
@@ -233,9 +233,9 @@ extension _Registry {
     /// growth would keep under half that many slots, at 2.3 loads per add.
     @usableFromInline
     mutating func makeRoom(searched: Bool, _ garbage: inout _Garbage) -> Bool {
-        let registered = unsafe slots.count - vacancies
+        let registered = slots.count - vacancies
         let capacity = Self.capacityOfRebuilt(holding: registered)
-        if unsafe capacity > slots.capacity {
+        if capacity > slots.capacity {
             if searched {
                 registeredAtLastSearch = registered
             } else if registered >= 2 * registeredAtLastSearch {
@@ -296,25 +296,25 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func dropReleasedLastSlot() {
-        let last = unsafe slots.count - 1
+        let last = slots.count - 1
         guard
-            unsafe last >= 0 && !slots.key(at: last).ownsReferences && _Readers.isUnread(slots.readers)
+            last >= 0 && !slots.key(at: last).ownsReferences && slots.isUnread
         else { return }
-        unsafe slots.dropLast()
+        slots.dropLast()
         vacancies -= 1
-        unsafe _Readers.forgetCollect(slots.readers)  // nothing of this storage waits for a reader any more
+        slots.forgetCollect()  // nothing of this storage waits for a reader any more
     }
 
     /// Unregisters everything.
     mutating func removeAll(_ garbage: inout _Garbage) {
         for old in (deferred.retired ?? []) + [storage] {
-            for position in unsafe 0..<old.slots.count {
-                unsafe old.slots.markRemoved(at: position)
+            for position in 0..<old.slots.count {
+                old.slots.markRemoved(at: position)
             }
         }
         let old = storage
-        unsafe replaceStorage(with: _Storage(capacity: 0, layout: slots.layout))
-        unsafe index.removeAll(keepingRoomFor: 0)
+        replaceStorage(with: _Storage(capacity: 0, layout: slots.layout))
+        index.removeAll(keepingRoomFor: 0)
         resetVacancies()
         deferred.retire(old, &garbage)
         collect(&garbage)
@@ -326,9 +326,9 @@ extension _Registry {
     /// slot with the same key is the same dead delegate, whichever storage the pass read.
     mutating func reclaim(_ dead: [(position: Int, key: _SlotKey)], _ garbage: inout _Garbage) {
         for (position, key) in dead {
-            guard unsafe position < slots.count else { break }
-            guard unsafe slots.key(at: position) == key else { continue }
-            unsafe unregister(
+            guard position < slots.count else { break }
+            guard slots.key(at: position) == key else { continue }
+            unregister(
                 at: position, bucket: index.bucket(holding: position, address: slots.address(at: position)))
         }
         compactIfSparse(&garbage)
@@ -340,10 +340,10 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func unregister(at position: Int, bucket: Int) {
-        let slots = unsafe slots
-        unsafe index.remove(bucket: bucket) { unsafe slots.address(at: $0) }
-        let key = unsafe slots.key(at: position)
-        unsafe slots.markRemoved(at: position)
+        let slots = slots
+        index.remove(bucket: bucket) { slots.address(at: $0) }
+        let key = slots.key(at: position)
+        slots.markRemoved(at: position)
         deferred.markRemovedInRetired(registration: key.registration)
         deferred.wait(for: position, strong: key.isStrong)
         vacancies += 1
@@ -353,7 +353,7 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func collect(_ garbage: inout _Garbage) {
-        unsafe deferred.collect(current: slots, &garbage)
+        deferred.collect(current: slots, &garbage)
     }
 
     /// Compacts the current storage once three eighths of its slots are vacant and no pass reads it, so that
@@ -365,9 +365,9 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func compactIfSparse(_ garbage: inout _Garbage) {
-        let count = unsafe slots.count
+        let count = slots.count
         guard vacancies >= 16 && vacancies * 8 >= count * 3 else { return }
-        if unsafe vacancies * 2 >= count || _Readers.isUnread(slots.readers) {
+        if vacancies * 2 >= count || slots.isUnread {
             rebuild(capacity: Self.capacityOfRebuilt(holding: count - vacancies), &garbage)
         }
     }
@@ -387,22 +387,22 @@ extension _Registry {
     mutating func rebuild(capacity: Int, _ garbage: inout _Garbage) {
         let slotsMove = vacancies > 0
         let old = storage
-        let isRead = unsafe !_Readers.isUnread(old.slots.readers)
-        if unsafe !isRead && capacity <= old.slots.capacity && old.slots.capacity <= capacity * 2 {
+        let isRead = !old.slots.isUnread
+        if !isRead && capacity <= old.slots.capacity && old.slots.capacity <= capacity * 2 {
             var objects: [AnyObject] = []
-            unsafe old.slots.compactInPlace(&objects)
+            old.slots.compactInPlace(&objects)
             garbage.append(contentsOf: objects)
-            unsafe _Readers.forgetCollect(old.slots.readers)  // what the last reader was to collect is done
+            old.slots.forgetCollect()  // what the last reader was to collect is done
         } else {
-            unsafe replaceStorage(with: _Storage(capacity: capacity, layout: slots.layout))
+            replaceStorage(with: _Storage(capacity: capacity, layout: slots.layout))
             var deferredReleases: [AnyObject] = []
-            unsafe old.slots.transferRegistrations(to: slots, sourceIsRead: isRead, deferredReleases: &deferredReleases)
+            old.slots.transferRegistrations(to: slots, sourceIsRead: isRead, deferredReleases: &deferredReleases)
             garbage.append(contentsOf: deferredReleases)
             deferred.retire(old, &garbage)  // with the removed slots, which it releases when it is freed
         }
         resetVacancies()
         if slotsMove {
-            unsafe reindex(capacity: slots.count)
+            reindex(capacity: slots.count)
         }
     }
 
@@ -415,7 +415,7 @@ extension _Registry {
     @usableFromInline
     mutating func replaceStorage(with new: _Storage) {
         storage = new
-        unsafe slots = unsafe new.slots
+        slots = new.slots
     }
 
     /// Records that the current storage holds no removed slot: it was replaced, or compacted.
@@ -428,7 +428,7 @@ extension _Registry {
     /// Files every registered slot of the current storage in a new index with room for `capacity` slots.
     @usableFromInline
     mutating func reindex(capacity: Int) {
-        unsafe index.removeAll(keepingRoomFor: capacity)
-        unsafe index.insertRegistrations(of: slots)
+        index.removeAll(keepingRoomFor: capacity)
+        index.insertRegistrations(of: slots)
     }
 }

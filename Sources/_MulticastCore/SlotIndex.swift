@@ -8,7 +8,11 @@
 ///
 /// An index is pointers and numbers only, so that code copies and calls it without retaining anything, in an
 /// unoptimized build too; its owner frees its buckets with ``deallocate()`` when it replaces it or goes.
-@unsafe  // a copyable handle to buckets that `deallocate()` frees
+///
+/// Its one hazard is its lifetime: a copy must not be used once its owner has freed the buckets, which only
+/// ``deallocate()`` does, unsafe to call. Within that it is safe: every bucket it reads or writes is masked to its
+/// size.
+@safe
 @usableFromInline
 struct _SlotIndex {
     /// Slot positions; `-1` for an empty bucket.
@@ -33,13 +37,14 @@ struct _SlotIndex {
     /// An index with room for `capacity` positions before it must grow.
     @usableFromInline
     init(capacity: Int) {
-        unsafe size = unsafe Self.size(forCapacity: capacity)
-        unsafe buckets = unsafe .allocate(capacity: size)
+        size = Self.size(forCapacity: capacity)
+        unsafe buckets = .allocate(capacity: size)
         unsafe buckets.initialize(repeating: -1, count: size)
-        unsafe shift = unsafe Int.bitWidth - size.trailingZeroBitCount
+        shift = Int.bitWidth - size.trailingZeroBitCount
     }
 
     /// Frees the buckets; the index may not be used afterwards.
+    @unsafe
     @usableFromInline
     func deallocate() {
         unsafe buckets.deallocate()
@@ -55,20 +60,20 @@ struct _SlotIndex {
     /// Empties the index, keeping its buckets if they are the size that `capacity` positions need.
     @usableFromInline
     mutating func removeAll(keepingRoomFor capacity: Int) {
-        guard unsafe Self.size(forCapacity: capacity) == size else {
+        guard Self.size(forCapacity: capacity) == size else {
             unsafe deallocate()
-            unsafe self = unsafe _SlotIndex(capacity: capacity)
+            self = _SlotIndex(capacity: capacity)
             return
         }
         unsafe buckets.update(repeating: -1, count: size)
-        unsafe count = 0
+        count = 0
     }
 
     /// Whether one more position fits without exceeding a load of three quarters.
     @inlinable
     @inline(always)
     var hasRoom: Bool {
-        unsafe (count + 1) * 4 <= size * 3
+        (count + 1) * 4 <= size * 3
     }
 
     /// The first bucket to probe for `address`: Fibonacci hashing, the high bits of the address times the word
@@ -76,7 +81,7 @@ struct _SlotIndex {
     @inlinable
     @inline(always)
     func home(of address: UInt) -> Int {
-        unsafe Int(truncatingIfNeeded: (address &* Self.multiplier) >> UInt(shift))
+        Int(truncatingIfNeeded: (address &* Self.multiplier) >> UInt(shift))
     }
 
     #if _pointerBitWidth(_64)
@@ -93,7 +98,7 @@ struct _SlotIndex {
     @inlinable
     @inline(always)
     func position(inBucket bucket: Int) -> Int? {
-        let position = unsafe buckets[bucket]
+        let position = unsafe buckets[bucket & (size - 1)]
         return position >= 0 ? Int(position) : nil
     }
 
@@ -101,16 +106,16 @@ struct _SlotIndex {
     @inlinable
     @inline(always)
     func bucket(after bucket: Int) -> Int {
-        unsafe (bucket + 1) & (size - 1)
+        (bucket + 1) & (size - 1)
     }
 
     /// The bucket that holds `position`, the slot of `address`, which the index lists.
     @usableFromInline
     func bucket(holding position: Int, address: UInt) -> Int {
-        var bucket = unsafe home(of: address)
+        var bucket = home(of: address)
         while unsafe buckets[bucket] != Int32(truncatingIfNeeded: position) {
             unsafe precondition(buckets[bucket] >= 0, "the index does not list slot \(position)")
-            bucket = unsafe self.bucket(after: bucket)
+            bucket = self.bucket(after: bucket)
         }
         return bucket
     }
@@ -120,10 +125,10 @@ struct _SlotIndex {
     @inline(always)
     mutating func insert(_ position: Int, address: UInt) {
         precondition(position < Int(Int32.max), "Multicast holds at most \(Int32.max) delegates")
-        var bucket = unsafe home(of: address)
-        while unsafe buckets[bucket] >= 0 { bucket = unsafe self.bucket(after: bucket) }
+        var bucket = home(of: address)
+        while unsafe buckets[bucket] >= 0 { bucket = self.bucket(after: bucket) }
         unsafe buckets[bucket] = Int32(truncatingIfNeeded: position)
-        unsafe count += 1
+        count += 1
     }
 
     /// Adds the slot of every registration in `slots`; there must be room for them. Here, beside
@@ -132,7 +137,7 @@ struct _SlotIndex {
     mutating func insertRegistrations(of slots: _Slots) {
         var slot = unsafe slots.base
         var position = 0
-        let count = unsafe slots.count
+        let count = slots.count
         while position < count {
             if unsafe slot.key.isCallable {
                 unsafe insert(position, address: slot.address)
@@ -146,8 +151,8 @@ struct _SlotIndex {
     @inlinable
     @inline(always)
     mutating func remove(bucket: Int, address: (_ position: Int) -> UInt) {
-        let mask = unsafe size - 1
-        var hole = bucket
+        let mask = size - 1
+        var hole = bucket & mask
         var next = (hole + 1) & mask
         while unsafe buckets[next] >= 0 {
             // The entry at `next` may fill the hole unless its home lies after the hole, up to `next`.
@@ -159,6 +164,6 @@ struct _SlotIndex {
             next = (next + 1) & mask
         }
         unsafe buckets[hole] = -1
-        unsafe count -= 1
+        count -= 1
     }
 }

@@ -38,7 +38,7 @@ final class _Storage {
             byteCount: delegatesOffset + capacity * layout.stride,
             alignment: Swift.max(
                 MemoryLayout<_StorageHeader>.alignment, MemoryLayout<_SlotState>.alignment, layout.alignment))
-        unsafe slots = unsafe _Slots(
+        slots = unsafe _Slots(
             header: memory.initializeMemory(as: _StorageHeader.self, repeating: _StorageHeader(), count: 1),
             base: _Slot(
                 state: (memory + statesOffset).bindMemory(to: _SlotState.self, capacity: capacity),
@@ -47,14 +47,20 @@ final class _Storage {
     }
 
     deinit {
-        unsafe slots.releaseAll()
+        slots.releaseAll()
         unsafe UnsafeMutableRawPointer(slots.header).deallocate()
     }
 }
 
 /// Every pointer operation on a storage's slots: a value of pointers and numbers only, which code copies and
-/// calls without retaining anything, in an unoptimized build too. Valid while its ``_Storage`` lives.
-@unsafe
+/// calls without retaining anything, in an unoptimized build too.
+///
+/// Its one hazard is its lifetime: it is valid while its ``_Storage`` lives, which the registry keeps beside it,
+/// and a pass, which reads it, keeps in the registry's retired storages (see ``_DeferredRelease``). Within that, its
+/// bookkeeping is safe: every slot it reaches by position is checked against the capacity (``slot(at:)``), and
+/// what hands out memory (``base``, ``header``, ``readers``, ``slot(at:)``, ``append(bitsOf:object:owner:key:)``)
+/// is unsafe to use.
+@safe
 @usableFromInline
 struct _Slots {
     @usableFromInline
@@ -76,8 +82,8 @@ struct _Slots {
     init(header: UnsafeMutablePointer<_StorageHeader>, base: _Slot, layout: _DelegateLayout, capacity: Int) {
         unsafe self.header = unsafe header
         unsafe self.base = unsafe base
-        unsafe self.layout = layout
-        unsafe self.capacity = capacity
+        self.layout = layout
+        self.capacity = capacity
     }
 
     /// Slots in use; those at `0..<count` are occupied.
@@ -95,11 +101,32 @@ struct _Slots {
         unsafe UnsafeMutableRawPointer(header).assumingMemoryBound(to: Int.self)
     }
 
-    /// The slot at `position`, which is below the capacity.
+    /// Whether no pass reads the storage (see ``_Readers/isUnread(_:)``). Call it with the lock held.
+    @inlinable
+    @inline(always)
+    var isUnread: Bool {
+        unsafe _Readers.isUnread(readers)
+    }
+
+    /// Arranges for the work that waits for the storage's readers (see ``_Readers/collectNowOrByLastReader(_:)``).
+    @inlinable
+    @inline(always)
+    func collectNowOrByLastReader() -> _Readers.WhenToCollect {
+        unsafe _Readers.collectNowOrByLastReader(readers)
+    }
+
+    /// Clears the readers word's collect bit of a storage that no pass reads (see ``_Readers/forgetCollect(_:)``).
+    @inlinable
+    @inline(always)
+    func forgetCollect() {
+        unsafe _Readers.forgetCollect(readers)
+    }
+
+    /// The slot at `position`, which must be below the capacity.
     @inlinable
     @inline(always)
     func slot(at position: Int) -> _Slot {
-        unsafe assert(position >= 0 && position < capacity, "a slot past the storage's capacity")
+        precondition(UInt(bitPattern: position) < UInt(bitPattern: capacity), "a slot past the storage's capacity")
         return unsafe base.advanced(by: position, stride: layout.stride)
     }
 
@@ -124,6 +151,22 @@ struct _Slots {
         unsafe slot(at: position).liveness
     }
 
+    /// Whether the slot at `position` holds a live registration of the object at `address`, which the caller
+    /// keeps alive (see ``_Slot/isLiveRegistration(ofOwnerAt:)``).
+    @inlinable
+    @inline(always)
+    func isLiveRegistration(at position: Int, ofOwnerAt address: UInt) -> Bool {
+        unsafe slot(at: position).isLiveRegistration(ofOwnerAt: address)
+    }
+
+    /// Whether the owner of the registration at `position`, which ends with it, has died (see
+    /// ``_Slot/ownerIsDead``).
+    @inlinable
+    @inline(always)
+    func ownerIsDead(at position: Int) -> Bool {
+        unsafe slot(at: position).ownerIsDead
+    }
+
     /// Destroys what the slot at `position` owns (see ``_Slot/release()``).
     @inlinable
     @inline(always)
@@ -133,30 +176,31 @@ struct _Slots {
 
     /// Appends a registration: the bits of a delegate at `value`, whose object is `object`, registered by
     /// `owner`. There must be room.
+    @unsafe
     @inlinable
     @inline(always)
     func append(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, key: _SlotKey
     ) {
-        unsafe precondition(count < capacity, "appending to a full storage")
+        precondition(count < capacity, "appending to a full storage")
         unsafe slot(at: count).occupy(withBitsOf: value, size: layout.size, object: object, owner: owner, key: key)
-        unsafe count += 1
+        count += 1
     }
 
     /// Drops the last slot, which owns nothing; no pass may be reading the storage.
     @inlinable
     @inline(always)
     func dropLast() {
-        unsafe count -= 1
+        count -= 1
     }
 
     /// The position of the slot of registration `registration`, if this storage holds it. Slots are in
     /// registration order, so this is a binary search.
     func position(ofRegistration registration: Int64) -> Int? {
-        var (low, high) = unsafe (0, count)
+        var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2
-            let found = unsafe key(at: middle).registration
+            let found = key(at: middle).registration
             if found == registration { return middle }
             if found < registration { low = middle + 1 } else { high = middle }
         }
@@ -166,8 +210,8 @@ struct _Slots {
     /// Marks the slot of registration `registration` removed, if this storage holds it and it is not already.
     @usableFromInline
     func markRemoved(registration: Int64) {
-        if let position = unsafe position(ofRegistration: registration) {
-            unsafe markRemoved(at: position)
+        if let position = position(ofRegistration: registration) {
+            markRemoved(at: position)
         }
     }
 

@@ -54,7 +54,7 @@ extension _Core {
     package func registration(of owner: Unmanaged<AnyObject>, owned: Bool) -> Int64? {
         withLock { registry in
             guard let found = unsafe registry.find(owner, owned: owned) else { return nil }
-            return unsafe registry.slots.key(at: found.position).registration
+            return registry.slots.key(at: found.position).registration
         }
     }
 
@@ -63,11 +63,11 @@ extension _Core {
     /// that number that is not listed has ended for good, since numbers are never reused.
     package func registrations() -> (registered: [Int64], newest: Int64) {
         withLock { registry in
-            let slots = unsafe registry.slots
+            let slots = registry.slots
             var registered: [Int64] = []
-            registered.reserveCapacity(unsafe slots.count - registry.vacancies)
-            for position in unsafe 0..<slots.count {
-                let key = unsafe slots.key(at: position)
+            registered.reserveCapacity(slots.count - registry.vacancies)
+            for position in 0..<slots.count {
+                let key = slots.key(at: position)
                 if key.isCallable { registered.append(key.registration) }
             }
             return (registered, registry.newestRegistration)
