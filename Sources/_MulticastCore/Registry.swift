@@ -191,8 +191,12 @@ extension _Registry {
         newestRegistration += 1
         let position = slots.count
         unsafe slots.append(bitsOf: value, object: object, owner: owner, key: key)
-        if key.endsWithOwner && slots.ownerIsDead(at: position) {
-            // The owner is in its deinit: a weak delegate added from its own deinit, or an owner's.
+        // The owner, which the caller holds, is in its deinit: a weak delegate added from its own deinit, or an
+        // owner's. Where owners can be pinned, one load of its counts says so; else the slot's new weak reference.
+        if key.endsWithOwner
+            && (_OwnerPin.isAvailable
+                ? unsafe _OwnerPin.isDead(Self.address(of: owner)) : slots.ownerIsDead(at: position))
+        {
             if let object = slots.release(at: position) { garbage.append(object) }
             slots.dropLast()
             return key.isOwned ? .ownerDeallocating : .deallocating
