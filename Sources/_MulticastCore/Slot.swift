@@ -128,6 +128,12 @@ struct _SlotKey: Equatable {
     @inline(always)
     var endsWithOwner: Bool { rawValue & (Self.weakOwnerBit | Self.pinnedOwnerBit) != 0 }
 
+    /// Whether the slot's weak reference is its owner's: a weak registration, or an owned one whose owner is not
+    /// pinned. Every other slot's weak reference is nil, which owns nothing.
+    @inlinable
+    @inline(always)
+    var holdsWeakReference: Bool { rawValue & Self.weakOwnerBit != 0 }
+
     /// Whether the slot holds its owner by an unowned count, not a weak reference: an owned registration, where
     /// the runtime allows it.
     @inlinable
@@ -403,9 +409,11 @@ package struct _Slot {
     /// weak reference loaded to `deferredReleases`, to be released after the lock is let go of (see ``_Garbage``).
     ///
     /// If passes may be reading this slot, it keeps what it owns, and `target` takes counts of its own (a copy
-    /// of the weak reference, and a count on a strong or owned delegate's object). Otherwise the references move, and
-    /// this slot no longer owns them. No raw byte of the weak reference is read: where the runtime zeroes a
-    /// reference to an object being deallocated, as the Objective-C runtime does, they may be changing.
+    /// of the weak reference, a pinned owner's unowned count, and a count on a strong or owned delegate's object).
+    /// Otherwise the references move, and this slot no longer owns them. A state whose weak reference is nil is
+    /// bit-copied, as `occupy` fills it, with no call to the runtime; of any other, no raw byte of the weak
+    /// reference is read: where the runtime zeroes a reference to an object being deallocated, as the Objective-C
+    /// runtime does, they may be changing.
     ///
     /// With the Objective-C runtime (Apple platforms), the deferred releases take the last release of a delegate
     /// out of the lock: copying or moving an Objective-C weak reference may load its object retained and release
@@ -431,10 +439,18 @@ package struct _Slot {
             if key.pinsOwner {
                 unsafe _OwnerPin.pin(state.pointee.owner)
             }
-            unsafe target.state.initialize(
-                to: _SlotState(key: key, reference: state.pointee.reference, owner: state.pointee.owner))
+            if key.holdsWeakReference {
+                unsafe target.state.initialize(
+                    to: _SlotState(key: key, reference: state.pointee.reference, owner: state.pointee.owner))
+            } else {
+                unsafe Self.copyBits(of: state, to: target.state)  // a nil weak reference owns nothing (see `occupy`)
+            }
         } else {
-            unsafe target.state.moveInitialize(from: state, count: 1)
+            if key.holdsWeakReference {
+                unsafe target.state.moveInitialize(from: state, count: 1)
+            } else {
+                unsafe Self.copyBits(of: state, to: target.state)
+            }
             unsafe storeKey(key.released)  // moved out: nothing may destroy it again
         }
     }
@@ -443,8 +459,8 @@ package struct _Slot {
     /// slot owned, so that the caller can release it outside the lock (its deinit may call back into the
     /// multicast). No pass may be reading the slot.
     ///
-    /// The weak reference is set to nil, which destroys it as deinitializing the state would: a released slot's
-    /// state owns nothing, and is filled again as if uninitialized.
+    /// The weak reference, if it is the owner's, is set to nil, which destroys it as deinitializing the state
+    /// would: a released slot's state owns nothing, and is filled again as if uninitialized.
     @inlinable
     @inline(always)
     func release() -> AnyObject? {
@@ -452,7 +468,7 @@ package struct _Slot {
         guard key.ownsReferences else { return nil }
         if key.pinsOwner {
             unsafe _OwnerPin.unpin(state.pointee.owner)
-        } else {
+        } else if key.holdsWeakReference {
             unsafe state.pointee.reference.object = nil
         }
         unsafe storeKey(key.released)
