@@ -55,9 +55,26 @@ enum _OwnerPin {
     @inlinable
     @inline(always)
     static func retainIfAlive(_ address: UInt) -> AnyObject? {
+        guard unsafe tryRetain(address) else { return nil }
+        return unsafe takeRetained(address)
+    }
+
+    /// Takes a strong count on the object at `address`, which a pin keeps in memory, unless its deinit has started;
+    /// returns whether it did.
+    @unsafe
+    @inlinable
+    @inline(always)
+    static func tryRetain(_ address: UInt) -> Bool {
         // The runtime returns the object it retained: any other answer is no retain this code can use.
-        guard unsafe _multicast_try_retain(address) else { return nil }
-        return unsafe unsafeBitCast(address, to: Unmanaged<AnyObject>.self).takeRetainedValue()
+        unsafe _multicast_try_retain(address)
+    }
+
+    /// The object at `address`, owning the strong count that ``tryRetain(_:)`` took.
+    @unsafe
+    @inlinable
+    @inline(always)
+    static func takeRetained(_ address: UInt) -> AnyObject {
+        unsafe unsafeBitCast(address, to: Unmanaged<AnyObject>.self).takeRetainedValue()
     }
 
     /// Whether the runtime's answers agree with a weak reference's for an object that is alive, one in its deinit

@@ -298,13 +298,14 @@ package struct _Slot {
     var liveness: _Liveness {
         let key = unsafe key
         guard key.isCallable else { return .unregistered }
-        guard key.endsWithOwner else { return .strong }
-        if key.pinsOwner {
-            guard let owner = unsafe _OwnerPin.retainIfAlive(state.pointee.owner) else { return .dead(key: key) }
-            return .ownerAlive(keeper: consume owner)
+        // A weak delegate first, the common case, with one test of the key as for a strong one.
+        if key.holdsWeakReference {
+            guard let object = unsafe state.pointee.reference.object else { return .dead(key: key) }
+            return .ownerAlive(keeper: consume object)
         }
-        guard let object = unsafe state.pointee.reference.object else { return .dead(key: key) }
-        return .ownerAlive(keeper: consume object)
+        guard key.pinsOwner else { return .strong }
+        guard unsafe _OwnerPin.tryRetain(state.pointee.owner) else { return .dead(key: key) }
+        return unsafe .ownerAlive(keeper: _OwnerPin.takeRetained(state.pointee.owner))
     }
 
     /// Whether the slot holds a registration that may be called and whose owner is the object at `address`, which
