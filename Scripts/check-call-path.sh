@@ -148,11 +148,11 @@ self_test() {
     plant '`for _ in [0] {}` in the registry'"'"'s remove' Sources/_MulticastCore/Registry.swift \
         's/(mutating func remove\(_ owner: [^\n]*\{\n)/$1        for _ in [0] {}\n/' \
         "removeOne(_:_:)" 'IndexingIterator|makeIterator'
-    plant '`isEmpty` for a nil check in the registry'"'"'s collect' Sources/_MulticastCore/Registry.swift \
+    plant '`isEmpty` for a nil check in the deferred release'"'"'s collect' Sources/_MulticastCore/DeferredRelease.swift \
         's/if retired != nil \{\n(\s*)freeUnreadRetired/if retired?.isEmpty == false {\n$1freeUnreadRetired/' \
         "removeOne(_:_:)" 'isEmpty'
-    plant '`==` for a `switch` in the registry'"'"'s collect' Sources/_MulticastCore/Registry.swift \
-        's/switch (unsafe _Readers\.collectNowOrByLastReader\(readers\)) \{\n[^}]*\}/guard $1 == .now else {return}/' \
+    plant '`==` for a `switch` in the deferred release'"'"'s collect' Sources/_MulticastCore/DeferredRelease.swift \
+        's/switch (current\.collectNowOrByLastReader\(\)) \{\n[^}]*\}/guard $1 == .now else {return}/' \
         "removeOne(_:_:)" '=='
     echo "self-test: the check names each planted break ($((SECONDS - started)) s)"
 }

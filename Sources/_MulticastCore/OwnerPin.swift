@@ -78,8 +78,8 @@ enum _OwnerPin {
     }
 
     /// Whether the runtime's answers agree with a weak reference's for an object that is alive, one in its deinit
-    /// and one that died while pinned; false with the
-    /// Objective-C runtime, whose objects keep their counts their own way.
+    /// and one that died while pinned; false with the Objective-C runtime, whose objects keep their counts their own
+    /// way. The probe is made on the heap (see ``_PinProbe/make(onDeinit:)``), as every owner a pin can be given is.
     static func runtimeAgreesWithWeakReferences() -> Bool {
         #if _runtime(_ObjC)
         return false
@@ -88,7 +88,7 @@ enum _OwnerPin {
         var address: UInt = 0
         var weakProbe = _WeakReference(nil)
         do {
-            let probe = _PinProbe { probe in
+            let probe = _PinProbe.make { probe in
                 let address = Self.address(of: probe)
                 seenInDeinit = unsafe (
                     isDead(address) && retainIfAlive(address) == nil, _WeakReference(probe).object == nil
@@ -121,6 +121,13 @@ private final class _PinProbe {
 
     init(onDeinit: @escaping (_PinProbe) -> Void) {
         self.onDeinit = onDeinit
+    }
+
+    /// A probe on the heap: made out of line, so that the optimizer cannot put it on the caller's stack, where a
+    /// pin's last release would free memory that the heap does not own.
+    @inline(never)
+    static func make(onDeinit: @escaping (_PinProbe) -> Void) -> _PinProbe {
+        _PinProbe(onDeinit: onDeinit)
     }
 
     deinit {

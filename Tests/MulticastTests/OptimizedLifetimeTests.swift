@@ -29,4 +29,34 @@ import Testing
         }
         #expect(log.calls == ["screen"])
     }
+
+    /// An object that nothing but an add sees. An optimized build may put an object that does not escape on the
+    /// stack; a strong delegate and a pinned owner escape, their addresses reaching the runtime as integers, which
+    /// the optimizer cannot follow, so that the multicast's count or pin holds memory of the heap.
+    final class Temporary: Listener {
+        let name = "temporary"
+        let log: CallLog
+        init(log: CallLog) { self.log = log }
+        func hear(_ event: Int) { log.append(name) }
+    }
+
+    /// Adds a temporary strong delegate, and a recorder owned by a temporary owner, and lets both go.
+    @inline(never)
+    static func addTemporaries(to delegates: MulticastDelegate<any Listener>, log: CallLog) {
+        delegates.add(Temporary(log: log), retention: .strong)
+        delegates.add(Recorder("owned", log: log), ownedBy: Temporary(log: log))
+    }
+
+    @Test func temporariesThatTheMulticastHoldsOrPinsOutliveTheFunctionThatMadeThem() {
+        let delegates = MulticastDelegate<any Listener>()
+        for _ in 0..<100 {
+            Self.addTemporaries(to: delegates, log: log)
+            _ = (0..<8).map { Recorder("filler \($0)", log: log) }  // reuses whatever the last frame freed
+        }
+        delegates.call { $0.hear(1) }
+        // The strong temporaries are called; the owned recorders' owners died as the function returned.
+        #expect(log.calls == Array(repeating: "temporary", count: 100))
+        #expect(delegates.count == 100)
+        delegates.removeAll()
+    }
 }
