@@ -51,9 +51,15 @@ struct _Registry {
     /// ``makeRoom(searched:_:)``).
     var registeredAtLastSearch = 0
 
+    /// ``_OwnerPin/isAvailable``, read once: an add asks it up to three times, and a stored answer is one load
+    /// where the shared one is a call that checks it was decided.
+    @usableFromInline
+    let ownersArePinned: Bool
+
     init(layout: _DelegateLayout) {
         storage = _Storage(capacity: 0, layout: layout)
         slots = storage.slots
+        ownersArePinned = _OwnerPin.isAvailable
     }
 
     /// Starts a pass over the current storage: counts it in as a reader. (Mutating, though the registry does
@@ -181,11 +187,13 @@ extension _Registry {
         if !index.hasRoom {
             reindex(capacity: index.count * 2)
         }
-        let key = _SlotKey(registration: newestRegistration + 1, holding: holding)
+        let key = _SlotKey(registration: newestRegistration + 1, holding: holding, pinsOwner: ownersArePinned)
         // A delegate in its deinit could never be called. A weak one is refused below: its weak reference is nil
         // from the start. A strong or owned one would keep a count past its deinit, into freed memory: see
         // `probesStrongDelegates`.
-        if unsafe key.isStrong && Self.probesStrongDelegates && _Slot.isDeallocating(object) {
+        if unsafe key.isStrong && Self.probesStrongDelegates
+            && _Slot.isDeallocating(object, ownersArePinned: ownersArePinned)
+        {
             return .deallocating
         }
         newestRegistration += 1
@@ -194,7 +202,7 @@ extension _Registry {
         // The owner, which the caller holds, is in its deinit: a weak delegate added from its own deinit, or an
         // owner's. Where owners can be pinned, one load of its counts says so; else the slot's new weak reference.
         if key.endsWithOwner
-            && (_OwnerPin.isAvailable
+            && (ownersArePinned
                 ? unsafe _OwnerPin.isDead(Self.address(of: owner)) : slots.ownerIsDead(at: position))
         {
             if let object = slots.release(at: position) { garbage.append(object) }
@@ -262,7 +270,7 @@ extension _Registry {
     mutating func remove(_ owner: Unmanaged<AnyObject>, owned: Bool, _ garbage: inout _Garbage) -> Bool {
         if let found = unsafe find(owner, owned: owned) {
             unregister(at: found.position, bucket: found.bucket)
-        } else if unsafe owned && _Slot.isDeallocating(owner) {
+        } else if unsafe owned && _Slot.isDeallocating(owner, ownersArePinned: ownersArePinned) {
             guard unsafe unregisterEndedOwnedRegistrations(address: Self.address(of: owner)) else { return false }
         } else {
             return false

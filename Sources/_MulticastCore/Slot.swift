@@ -395,12 +395,13 @@ package struct _Slot {
     }
 
     /// Whether `object` is being deallocated (its deinit has started): one load of its counts where owners are
-    /// pinned (see ``_OwnerPin``); else a weak reference to it, which is nil from the start though the caller holds
-    /// it, and gives a Swift object the side table that it needs for the rest of the object's life.
+    /// pinned (``_OwnerPin/isAvailable``, which the caller passes); else a weak reference to it, which is nil from
+    /// the start though the caller holds it, and gives a Swift object the side table that it needs for the rest of
+    /// the object's life.
     @inlinable
     @inline(always)
-    static func isDeallocating(_ object: Unmanaged<AnyObject>) -> Bool {
-        if _OwnerPin.isAvailable {
+    static func isDeallocating(_ object: Unmanaged<AnyObject>, ownersArePinned: Bool) -> Bool {
+        if ownersArePinned {
             return unsafe _OwnerPin.isDead(UInt(bitPattern: object.toOpaque()))
         }
         return unsafe _WeakReference(object.takeUnretainedValue()).object == nil

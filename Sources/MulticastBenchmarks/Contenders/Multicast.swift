@@ -80,9 +80,13 @@ final class MulticastOwned: Registering {
     /// The owners of the call table's delegates, one each.
     let owners: [Owner]
     /// The delegates that `register` adds, one per receiver given to `prepare(_:)`, in that order, which is the
-    /// order in which the bulk scenario registers its receivers. Unchecked for exclusive access, which a debug
-    /// build would check at each `register`, at a cost the other contenders do not pay: one thread uses them.
-    @exclusivity(unchecked) var prepared: [Counter] = []
+    /// order in which the bulk scenario registers its receivers; `unretained` holds the same, for `register`.
+    var prepared: [Counter] = []
+    /// `prepared`, unretained: `register` passes each delegate as the other contenders pass their receivers, with
+    /// no count taken and given back around the add, which `prepared` keeps alive. Unchecked for exclusive access,
+    /// which a debug build would check at each `register`, at a cost the other contenders do not pay: one thread
+    /// uses them.
+    @exclusivity(unchecked) var unretained: [Unmanaged<Counter>] = []
     @exclusivity(unchecked) var registered = 0
 
     init() { owners = [] }
@@ -93,11 +97,12 @@ final class MulticastOwned: Registering {
     func callAll(_ value: Int) { delegates.call { $0.receive(value) } }
     func prepare(_ receivers: [Counter]) -> [Counter] {
         prepared = receivers.map { _ in Counter() }
+        unretained = prepared.map { Unmanaged.passUnretained($0) }
         registered = 0
         return prepared
     }
     func register(_ receiver: Counter) {
-        delegates.add(prepared[registered], ownedBy: receiver)
+        _ = unretained[registered]._withUnsafeGuaranteedRef { delegates.add($0, ownedBy: receiver) }
         registered += 1
     }
     func unregister(_ receiver: Counter) { delegates.remove(ownedBy: receiver) }

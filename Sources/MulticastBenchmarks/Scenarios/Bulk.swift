@@ -11,7 +11,9 @@ func measureBulk(size: Int, settings: Settings) -> [String: Figure] {
     let removalOrder = bulkRemovalOrder(size)
     // The linear-scan designs are quadratic: past 10k they would run for minutes.
     let contenders = bulkContenders.filter { size <= 10_000 || !isQuadratic($0) }
-    let samples = size >= 100_000 ? Swift.max(3, settings.samples / 3) : settings.samples
+    // A sample at 1,000 lasts a fraction of a millisecond, so its median needs many: with the run's 15, the
+    // ratio of two contenders' medians moved by a tenth from run to run; with 90, by a twentieth.
+    let samples = size >= 100_000 ? settings.samples : settings.samples * 6
     let measurements = contenders.map { (type: any Registering.Type) -> () -> Double in
         return { bulkRegistration(type, size: size, removalOrder: removalOrder) }
     }

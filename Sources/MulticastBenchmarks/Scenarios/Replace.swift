@@ -8,7 +8,7 @@ import Multicast
 /// replace adds the delegate it replaces. No delegate is released by a replace: all are kept for the check.
 /// Each replace leaves an ended registration behind, which the multicast compacts away now and then, at a cost
 /// that grows with `size`: a sample makes at least `4 * size` replaces, so that it spans several compactions
-/// and its figure is the amortized cost, as the bulk scenario's samples are at 100,000 fewer and longer.
+/// and its figure is the amortized cost, as a sample of the bulk scenario's is.
 func measureReplace(size: Int, settings: Settings) -> Figure {
     let replacing = Replacing(size: size)
     let repetitions = Swift.max(4 * size, calibrate(target: settings.sampleNanoseconds, replacing.replace))
