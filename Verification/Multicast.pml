@@ -89,9 +89,9 @@ hidden byte model_bound_exceeded;
 #define BUG_READERS_FETCH_OR_RELAXED    17   /* collectNowOrByLastReader's fetch_or is relaxed, not acquire */
 #define BUG_PASS_ENTERS_OUTSIDE_THE_LOCK 18   /* a pass counts itself in and reads its storage outside the lock */
 #define BUG_COUNT_STORED_OUTSIDE_THE_LOCK 19   /* add stores the new slot and its count after unlocking */
-#define BUG_DROP_WHILE_READ             20   /* dropReleasedLastSlot drops a released last slot while read */
-#define BUG_DROP_IGNORES_OWNERSHIP      21   /* dropReleasedLastSlot drops the last slot whatever it holds */
-#define BUG_DROP_UNRELEASED             22   /* dropReleasedLastSlot drops a removed, unreleased last slot */
+#define BUG_DROP_WHILE_READ             20   /* compact drops a released last slot while read */
+#define BUG_DROP_IGNORES_OWNERSHIP      21   /* compact drops the last slot whatever it holds */
+#define BUG_DROP_UNRELEASED             22   /* compact drops a removed, unreleased last slot */
 #define BUG_PASS_CALLS_OWNED_AS_STRONG  23   /* a pass calls an owned slot as a strong one, not loading its owner */
 #define BUG_RECLAIM_RELEASES_OWNED      24   /* reclaim releases an ended owned slot at once, whatever the readers */
 #define BUG_OWNED_PENDS_AS_WEAK         25   /* unregister leaves a removed owned slot out of pendingStrong */
@@ -202,7 +202,7 @@ model_report_paths(void)
 #define NONE          255
 
 /* The two constants of the rebuild policy, scaled down so that three or four delegates reach every rebuild. */
-#define SPARSE_MIN    1   /* compactIfSparse rebuilds from this many vacancies on (16 in the library) */
+#define SPARSE_MIN    1   /* compact rebuilds from this many vacancies on (16 in the library) */
 #define MIN_CAPACITY  2   /* capacityOfRebuilt is at least this (8 in the library) */
 
 #define capacityOfRebuilt(live) ((live) + (live) * 3 / 4 > MIN_CAPACITY -> (live) + (live) * 3 / 4 : MIN_CAPACITY)
@@ -947,9 +947,9 @@ inline Registry_rebuild() {
     fi
 }
 
-/* compactIfSparse: rebuilds once vacancies are three eighths of the slots and no pass reads the storage, or
-   once they are half of them whatever passes do. */
-inline Registry_compactIfSparse() {
+/* compact, its second part: rebuilds once vacancies are three eighths of the slots and no pass reads the
+   storage, or once they are half of them whatever passes do. */
+inline Registry_compact_rebuildIfSparse() {
     d_step {
         c = st[storage].count;
         decided = 0;
@@ -969,19 +969,19 @@ inline Registry_compactIfSparse() {
     fi
 }
 
-/* dropReleasedLastSlot(): drops the current storage's last slot if it owns nothing any more and no pass reads the
-   storage (a load of the readers word, made only once the first tests hold, as `&&` does); then the slot is no
-   vacancy any more, and the readers word is stored back to 0 (forgetCollect, a relaxed store that clears a
-   collect bit, as in compactInPlace). Then the removal returns, when the lock is released. Work private to the
-   lock holder, with one load of the word: one step.
+/* compact, its first part: drops the current storage's last slot if it owns nothing any more and no pass reads
+   the storage (a load of the readers word, made only once the first tests hold, as `&&` does); then the slot is
+   no vacancy any more, and the readers word is stored back to 0 (forgetCollect, a relaxed store that clears a
+   collect bit, as in compactInPlace). Work private to the lock holder, with one load of the word: one step.
 
-   The slot it drops need not be the one this removal unregistered (`r`): a slot that an earlier change released
-   (a reclaim's collect, an add's, or the last reader's) may be last (path_slot_released_earlier_dropped). Such a
+   The slot it drops need not be the one a removal unregistered (`r`; 0 in a reclaim): a slot that an earlier
+   change released (a reclaim's collect, an add's, or the last reader's) may be last
+   (path_slot_released_earlier_dropped). Such a
    slot stays below the count, so passes that enter later read it; the readers test is what keeps it then
    (path_released_last_slot_kept_while_read), which the variant that drops it whatever the readers breaks. The
    slot dropped holds no registration, which the check asserts: the variant that drops the last slot whatever
    it holds drops a live delegate. */
-inline Registry_dropReleasedLastSlot() {
+inline Registry_compact_dropLast() {
     d_step {
         c = st[storage].count;
         unread = 0;
@@ -1024,11 +1024,14 @@ inline Registry_dropReleasedLastSlot() {
             hbReaders[storage] = 0
         :: else
         fi;
-        unread = 0;
-        returnedRegistrations = bitOf(r);
-        r = 0;
-        p = 0
+        unread = 0
     }
+}
+
+/* compact(_:): what every change that unregisters does last, after collect. */
+inline Registry_compact() {
+    Registry_compact_dropLast();
+    Registry_compact_rebuildIfSparse()
 }
 
 /* collect: frees the older storages that no pass reads any more (else asks their last reader to), and
@@ -1175,8 +1178,8 @@ inline Registry_reclaim() {
     od;
     i = 0;
     deadAt = 0;
-    Registry_compactIfSparse();
-    Registry_collect()
+    Registry_collect();
+    Registry_compact()
 }
 
 /* ---- _Garbage.release, outside the lock -------------------------------------------------------------------------- */
@@ -1481,9 +1484,9 @@ proctype Pass(bit nested) {
 }
 
 /* remove(_:), and remove(ownedBy:) for d3: the step that takes the lock finds the slot and marks it in the
-   current storage; then the rest of unregister, collect, dropReleasedLastSlot and compactIfSparse, as
-   _Registry.remove(_:owned:_:) does them. No position is carried from one to the next: the registration
-   unregistered (`r`) only names the removal that returns.
+   current storage; then the rest of unregister, collect and compact, as _Registry.remove(_:owned:_:) does them.
+   No position is carried from one to the next: the registration unregistered (`r`) only names the removal that
+   returns, when the lock is released.
 
    remove(ownedBy:) finds the owner's live registration. When the owner is dead to weak references, the call can
    only come from its deinit, and the removal unregisters the ended owned registration filed under its address
@@ -1513,8 +1516,8 @@ inline MulticastDelegate_remove(ro) {
     :: p != NONE ->
         Registry_unregister_older();
         Registry_collect();
-        Registry_dropReleasedLastSlot();
-        Registry_compactIfSparse()
+        Registry_compact();
+        d_step { returnedRegistrations = bitOf(r); r = 0; p = 0 }
     :: else
     fi;
     Core_endChange()

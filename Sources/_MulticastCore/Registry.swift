@@ -276,8 +276,7 @@ extension _Registry {
             return false
         }
         collect(&garbage)
-        dropReleasedLastSlot()
-        compactIfSparse(&garbage)
+        compact(&garbage)
         return true
     }
 
@@ -299,22 +298,6 @@ extension _Registry {
     mutating func withDelegate<Result>(ownedBy owner: Unmanaged<AnyObject>, _ body: (_Slot?) -> Result) -> Result {
         guard let found = unsafe find(owner, owned: true) else { return body(nil) }
         return unsafe body(slots.slot(at: found.position))
-    }
-
-    /// Drops the current storage's last slot if it owns nothing any more and no pass reads the storage: what a
-    /// delegate removed while it is the newest leaves, the way a screen goes away after the ones before it. A
-    /// compaction of that one slot, under the same condition, so that such a removal leaves no vacancy for a
-    /// rebuild to drop.
-    @inlinable
-    @inline(always)
-    mutating func dropReleasedLastSlot() {
-        let last = slots.count - 1
-        guard
-            last >= 0 && !slots.key(at: last).ownsReferences && slots.isUnread
-        else { return }
-        slots.dropLast()
-        vacancies -= 1
-        slots.forgetCollect()  // nothing of this storage waits for a reader any more
     }
 
     /// Unregisters everything.
@@ -343,8 +326,8 @@ extension _Registry {
             unregister(
                 at: position, bucket: index.bucket(holding: position, address: slots.address(at: position)))
         }
-        compactIfSparse(&garbage)
         collect(&garbage)
+        compact(&garbage)
     }
 
     /// Unregisters the slot at `position` of the current storage, which the index lists at `bucket`: marks
@@ -368,15 +351,26 @@ extension _Registry {
         deferred.collect(current: slots, &garbage)
     }
 
-    /// Compacts the current storage once three eighths of its slots are vacant and no pass reads it, so that
-    /// its slots move, or once half of them are, whatever passes do.
+    /// Drops the slots that removals left in the current storage, as far as the passes that read it allow: what
+    /// every change that unregisters does last, after ``collect(_:)``.
     ///
-    /// A rebuild while passes read the storage must copy each weak reference, an atomic operation on the
-    /// object's reference counts that slows a pass weak-loading the same objects on another thread; a calling
-    /// thread leaves the storage unread often enough between its passes that most rebuilds avoid that.
+    /// - A last slot that owns nothing any more, in a storage that no pass reads, goes at once: what a delegate
+    ///   removed while it is the newest leaves, the way a screen goes away after the ones before it. Such a
+    ///   removal leaves no vacancy for a rebuild to drop.
+    /// - The whole storage is rebuilt once three eighths of its slots are vacant and no pass reads it, so that its
+    ///   slots move, or once half of them are, whatever passes do. A rebuild while passes read the storage must
+    ///   copy each weak reference, an atomic operation on the object's reference counts that slows a pass
+    ///   weak-loading the same objects on another thread; a calling thread leaves the storage unread often enough
+    ///   between its passes that most rebuilds avoid that.
     @inlinable
     @inline(always)
-    mutating func compactIfSparse(_ garbage: inout _Garbage) {
+    mutating func compact(_ garbage: inout _Garbage) {
+        let last = slots.count - 1
+        if last >= 0 && !slots.key(at: last).ownsReferences && slots.isUnread {
+            slots.dropLast()
+            vacancies -= 1
+            slots.forgetCollect()  // nothing of this storage waits for a reader any more
+        }
         let count = slots.count
         guard vacancies >= 16 && vacancies * 8 >= count * 3 else { return }
         if vacancies * 2 >= count || slots.isUnread {
@@ -385,7 +379,7 @@ extension _Registry {
     }
 
     /// The capacity of a rebuilt storage that holds `live` registrations: three quarters more, so that the next
-    /// rebuild comes after at least `live / 2` adds or removals (see ``compactIfSparse(_:)``) and costs O(1)
+    /// rebuild comes after at least `live / 2` adds or removals (see ``compact(_:)``) and costs O(1)
     /// per add or removal, amortized.
     @usableFromInline
     static func capacityOfRebuilt(holding live: Int) -> Int {
