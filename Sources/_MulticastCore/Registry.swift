@@ -111,7 +111,7 @@ extension _Registry {
         let address = unsafe Self.address(of: owner)
         var bucket = index.home(of: address)
         while let position = index.position(inBucket: bucket) {
-            if slots.key(at: position).isOwned == owned && slots.isLiveRegistration(at: position, ofOwnerAt: address) {
+            if slots.key(at: position).isOwned == owned, slots.isLiveRegistration(at: position, ofOwnerAt: address) {
                 return Found(bucket: bucket, position: position)
             }
             bucket = index.bucket(after: bucket)
@@ -191,8 +191,8 @@ extension _Registry {
         // A delegate in its deinit could never be called. A weak one is refused below: its weak reference is nil
         // from the start. A strong or owned one would keep a count past its deinit, into freed memory: see
         // `probesStrongDelegates`.
-        if unsafe key.isStrong && Self.probesStrongDelegates
-            && _Slot.isDeallocating(object, ownersArePinned: ownersArePinned)
+        if key.isStrong, Self.probesStrongDelegates,
+            unsafe _Slot.isDeallocating(object, ownersArePinned: ownersArePinned)
         {
             return .deallocating
         }
@@ -201,9 +201,8 @@ extension _Registry {
         unsafe slots.append(bitsOf: value, object: object, owner: owner, key: key)
         // The owner, which the caller holds, is in its deinit: a weak delegate added from its own deinit, or an
         // owner's. Where owners can be pinned, one load of its counts says so; else the slot's new weak reference.
-        if key.endsWithOwner
-            && (ownersArePinned
-                ? unsafe _OwnerPin.isDead(Self.address(of: owner)) : slots.ownerIsDead(at: position))
+        if key.endsWithOwner,
+            ownersArePinned ? unsafe _OwnerPin.isDead(Self.address(of: owner)) : slots.ownerIsDead(at: position)
         {
             if let object = slots.release(at: position) { garbage.append(object) }
             slots.dropLast()
@@ -270,7 +269,7 @@ extension _Registry {
     mutating func remove(_ owner: Unmanaged<AnyObject>, owned: Bool, _ garbage: inout _Garbage) -> Bool {
         if let found = unsafe find(owner, owned: owned) {
             unregister(at: found.position, bucket: found.bucket)
-        } else if unsafe owned && _Slot.isDeallocating(owner, ownersArePinned: ownersArePinned) {
+        } else if owned, unsafe _Slot.isDeallocating(owner, ownersArePinned: ownersArePinned) {
             guard unsafe unregisterEndedOwnedRegistrations(address: Self.address(of: owner)) else { return false }
         } else {
             return false
@@ -366,7 +365,7 @@ extension _Registry {
     @inline(always)
     mutating func compact(_ garbage: inout _Garbage) {
         let last = slots.count - 1
-        if last >= 0 && !slots.key(at: last).ownsReferences && slots.isUnread {
+        if last >= 0, !slots.key(at: last).ownsReferences, slots.isUnread {
             slots.dropLast()
             vacancies -= 1
             slots.forgetCollect()  // nothing of this storage waits for a reader any more
