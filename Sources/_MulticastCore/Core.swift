@@ -248,11 +248,12 @@ struct _Garbage {
         storages = (storages ?? []) + [storage]
     }
 
-    /// Releases everything; call it after unlocking. Each storage's slots are released before the storage
-    /// goes, so that a delegate's deinit that uses the multicast finds it consistent.
+    /// Releases the storages' slots; call it after unlocking, before the garbage goes, which releases the rest.
+    /// Each storage's slots are released before the storage goes, so that a delegate's deinit that uses the
+    /// multicast finds it consistent.
     @inlinable
     @inline(always)
-    consuming func release() {
+    func release() {
         if let storages { Self.release(storages) }
     }
 
