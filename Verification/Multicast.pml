@@ -1013,7 +1013,7 @@ inline Registry_compact_dropLast() {
             fi;
             /* the slot dropped holds no registration */
             check(live_delegate_dropped, !isCallable(k));
-            /* _Slots.dropLast(): no pass reads the storage, for an add may write the slot next; every pass that
+            /* _StorageHandle.dropLast(): no pass reads the storage, for an add may write the slot next; every pass that
                read it is done, and its reads happen before */
             check(storage_rewritten_while_read, st[storage].passes == 0);
             check(happens_before, passesHappenBefore(storage));

@@ -66,7 +66,7 @@ struct _DeferredRelease {
     /// to be compacted: that costs a calling thread no lock per pass under churn.
     @inlinable
     @inline(always)
-    mutating func collect(current: _Slots, _ garbage: inout _Garbage) {
+    mutating func collect(current: _StorageHandle, _ garbage: inout _Garbage) {
         if retired != nil {
             freeUnreadRetired(&garbage)
         }

@@ -28,7 +28,7 @@ struct _Registry {
 
     /// `storage.slots`, kept beside it: the registry's changes and passes read it with no reference count.
     @usableFromInline
-    private(set) var slots: _Slots
+    private(set) var slots: _StorageHandle
 
     /// Where each registered object's slot is in the current storage. The registry owns its buckets, and
     /// frees them in ``deallocateIndex()``.

@@ -134,7 +134,7 @@ struct _SlotIndex {
     /// Adds the slot of every registration in `slots`; there must be room for them. Here, beside
     /// ``insert(_:address:)``, so that an unoptimized build inlines the insertion into the loop (see "Writing
     /// the call path" in CONTRIBUTING.md).
-    mutating func insertRegistrations(of slots: _Slots) {
+    mutating func insertRegistrations(of slots: _StorageHandle) {
         var slot = unsafe slots.base
         var position = 0
         let count = slots.count

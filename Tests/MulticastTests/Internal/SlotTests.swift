@@ -18,7 +18,7 @@ import Testing
     /// The slots under test; the storage releases what they still own when the test ends.
     static let layout = _DelegateLayout(of: (any Listener).self)
     let memory = _Storage(capacity: 4, layout: layout)
-    var storage: _Slots { memory.slots }
+    var storage: _StorageHandle { memory.slots }
 
     func occupy(_ position: Int, with target: Target, strong: Bool) {
         withUnsafePointer(to: target as any Listener) { value in
