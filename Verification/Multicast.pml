@@ -1490,7 +1490,8 @@ proctype Pass(bit nested) {
 
    remove(ownedBy:) finds the owner's live registration. When the owner is dead to weak references, the call can
    only come from its deinit, and the removal unregisters the ended owned registration filed under its address
-   (unregisterEndedOwnedRegistrations): here d3's, unless a reclaim unregistered it first. (The library's caller
+   (where owners are pinned, `find` finds it by the address alone; else unregisterEndedOwnedRegistrations): here
+   d3's, unless a reclaim unregistered it first. (The library's caller
    holds a live owner until the removal returns; the remover does not, so the owner may die sooner here, which
    only adds interleavings.) */
 inline MulticastDelegate_remove(ro) {

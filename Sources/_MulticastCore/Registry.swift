@@ -103,15 +103,15 @@ extension _Registry {
     /// of `owner` as a delegate of its own.
     ///
     /// A slot found by address holds that registration if it is of that kind and
-    /// ``_Slot/isLiveRegistration(ofOwnerAt:)``. (Mutating, though the registry does not change, so that the
-    /// registry is not copied to call it.)
+    /// ``_Slot/holdsRegistration(ofOwnerAt:)``: a pinned owner's is found from its deinit too. (Mutating, though the
+    /// registry does not change, so that the registry is not copied to call it.)
     @inlinable
     @inline(always)
     mutating func find(_ owner: Unmanaged<AnyObject>, owned: Bool) -> Found? {
         let address = unsafe Self.address(of: owner)
         var bucket = index.home(of: address)
         while let position = index.position(inBucket: bucket) {
-            if slots.key(at: position).isOwned == owned, slots.isLiveRegistration(at: position, ofOwnerAt: address) {
+            if slots.key(at: position).isOwned == owned, slots.holdsRegistration(at: position, ofOwnerAt: address) {
                 return Found(bucket: bucket, position: position)
             }
             bucket = index.bucket(after: bucket)
@@ -164,6 +164,15 @@ extension _Registry {
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
         searched: Bool, _ garbage: inout _Garbage
     ) -> AddOutcome {
+        // The owner, which the caller holds, is in its deinit (a weak delegate added from its own deinit, or an
+        // owner's): where owners are pinned, one load of its counts says so, before anything changes (and before
+        // `find` meets the registration that has ended with it); elsewhere, the slot's new weak reference, below.
+        if ownersArePinned, holding.endsWithOwner, unsafe _OwnerPin.isDead(Self.address(of: owner)) {
+            switch holding {
+            case .owned: return .ownerDeallocating
+            case .weak, .strong: return .deallocating
+            }
+        }
         var replaced = false
         switch holding {
         case .owned:
@@ -199,11 +208,8 @@ extension _Registry {
         newestRegistration += 1
         let position = slots.count
         unsafe slots.append(bitsOf: value, object: object, owner: owner, key: key)
-        // The owner, which the caller holds, is in its deinit: a weak delegate added from its own deinit, or an
-        // owner's. Where owners can be pinned, one load of its counts says so; else the slot's new weak reference.
-        if key.endsWithOwner,
-            ownersArePinned ? unsafe _OwnerPin.isDead(Self.address(of: owner)) : slots.ownerIsDead(at: position)
-        {
+        // The owner is in its deinit, where owners are not pinned (see above).
+        if !ownersArePinned, key.endsWithOwner, slots.ownerIsDead(at: position) {
             if let object = slots.release(at: position) { garbage.append(object) }
             slots.dropLast()
             return key.isOwned ? .ownerDeallocating : .deallocating
@@ -260,10 +266,10 @@ extension _Registry {
     /// Unregisters `owner`'s registration: an owned one if `owned`, else `owner` as a delegate of its own; returns
     /// false if it has none.
     ///
-    /// From its owner's deinit, an owned registration has ended already, and its owner, dead to weak references,
-    /// can no longer be told apart from an earlier owner at its address: the removal then unregisters every
-    /// ended owned registration filed under that address, so that the owner's delegate is released at once, as
-    /// a removal promises.
+    /// From its owner's deinit, an owned registration has ended already. A pinned owner's is found by its address
+    /// all the same. An owner held weakly, dead to weak references, can no longer be told apart from an earlier
+    /// owner at its address: the removal then unregisters every ended owned registration filed under that
+    /// address. Either way, the owner's delegate is released at once, as a removal promises.
     @inlinable
     @inline(always)
     mutating func remove(_ owner: Unmanaged<AnyObject>, owned: Bool, _ garbage: inout _Garbage) -> Bool {
@@ -290,12 +296,14 @@ extension _Registry {
         return any
     }
 
-    /// A copy of the delegate of `owner`'s owned registration, if it has one, for `body`; the storage keeps it
-    /// alive while the lock is held.
+    /// A copy of the delegate of `owner`'s owned registration, if it has one and `owner` is not in its deinit,
+    /// for `body`; the storage keeps it alive while the lock is held.
     @inlinable
     @inline(always)
     mutating func withDelegate<Result>(ownedBy owner: Unmanaged<AnyObject>, _ body: (_Slot?) -> Result) -> Result {
-        guard let found = unsafe find(owner, owned: true) else { return body(nil) }
+        guard let found = unsafe find(owner, owned: true), !slots.ownerIsDead(at: found.position) else {
+            return body(nil)
+        }
         return unsafe body(slots.slot(at: found.position))
     }
 

@@ -39,6 +39,16 @@ package enum _Holding {
         case .strong, .owned: true
         }
     }
+
+    /// Whether the registration ends when its owner dies.
+    @inlinable
+    @inline(always)
+    var endsWithOwner: Bool {
+        switch self {
+        case .weak, .owned: true
+        case .strong: false
+        }
+    }
 }
 
 /// What a slot holds, in the one word of it that changes while passes read it: the registration number, and
@@ -288,7 +298,7 @@ package struct _Slot {
     }
 
     /// Whether a pass may call the delegate: the one place that decides it, for every pass. (Lookups under the
-    /// lock ask ``isLiveRegistration(ofOwnerAt:)``; the search for dead registrations, and an add's check of the
+    /// lock ask ``holdsRegistration(ofOwnerAt:)``; the search for dead registrations, and an add's check of the
     /// owner it adds, ``ownerIsDead``.)
     ///
     /// A weak load under the lock is safe only where the caller holds the object it may load (see
@@ -308,19 +318,20 @@ package struct _Slot {
         return unsafe .ownerAlive(keeper: _OwnerPin.takeRetained(state.pointee.owner))
     }
 
-    /// Whether the slot holds a registration that may be called and whose owner is the object at `address`, which
-    /// the caller keeps alive: the test of a lookup under the lock. Its weak load is safe there, since it can
-    /// only load that object, or nil (an owner that died at what is now its address). A pinned owner's address
-    /// is its own while the slot pins it, so one load of its counts says the rest, with no count taken.
+    /// Whether the slot holds the registration, not unregistered, whose owner is the object at `address`, which
+    /// the caller holds: the test of a lookup under the lock. Its weak load is safe there, since it can only load
+    /// that object, or nil (an owner that died at what is now its address, or the caller in its deinit).
+    ///
+    /// A pinned owner's address is its own while the slot pins it, so the address says it all, with no load: the
+    /// slot is the caller's registration, even from the caller's deinit, where the registration has ended. There a
+    /// removal unregisters it, as it should, an add checks the owner first, and a lookup of the delegate asks
+    /// ``ownerIsDead``.
     @inlinable
     @inline(always)
-    func isLiveRegistration(ofOwnerAt address: UInt) -> Bool {
+    func holdsRegistration(ofOwnerAt address: UInt) -> Bool {
         let key = unsafe key
         guard unsafe key.isCallable && state.pointee.owner == address else { return false }
-        guard key.endsWithOwner else { return true }
-        if key.pinsOwner {
-            return unsafe !_OwnerPin.isDead(address)
-        }
+        guard key.holdsWeakReference else { return true }
         switch unsafe state.pointee.reference.object {
         case .some(let object): return unsafe UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) == address
         case .none: return false
@@ -329,8 +340,8 @@ package struct _Slot {
 
     /// Whether the owner of a registration that ends with it has been deallocated: its weak reference loads nil,
     /// or its pinned deinit has started. With no ``_Liveness`` to make and destroy: for the checks that need only
-    /// this, where a debug build would pay for one (an add's check of the owner it adds, the search for dead
-    /// registrations).
+    /// this, where a debug build would pay for one (an add's check of the owner it adds, where owners are not
+    /// pinned; the search for dead registrations; the lookup of an owner's delegate).
     @inlinable
     @inline(always)
     var ownerIsDead: Bool {
@@ -699,12 +710,12 @@ struct _StorageHandle {
         unsafe slot(at: position).liveness
     }
 
-    /// Whether the slot at `position` holds a live registration of the object at `address`, which the caller
-    /// keeps alive (see ``_Slot/isLiveRegistration(ofOwnerAt:)``).
+    /// Whether the slot at `position` holds the registration of the object at `address`, which the caller holds
+    /// (see ``_Slot/holdsRegistration(ofOwnerAt:)``).
     @inlinable
     @inline(always)
-    func isLiveRegistration(at position: Int, ofOwnerAt address: UInt) -> Bool {
-        unsafe slot(at: position).isLiveRegistration(ofOwnerAt: address)
+    func holdsRegistration(at position: Int, ofOwnerAt address: UInt) -> Bool {
+        unsafe slot(at: position).holdsRegistration(ofOwnerAt: address)
     }
 
     /// Whether the owner of the registration at `position`, which ends with it, has died (see
