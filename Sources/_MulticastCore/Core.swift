@@ -19,11 +19,15 @@ package final class _Core {
     @usableFromInline
     package let delegateKind: _DelegateKind
 
-    package init(layout: _DelegateLayout, delegateKind: _DelegateKind) {
+    /// A core for delegates of `layout` and `delegateKind`; its owned registrations pin their owners as
+    /// `ownersArePinned` says (see ``_Registry/ownersArePinned``).
+    package init(
+        layout: _DelegateLayout, delegateKind: _DelegateKind, ownersArePinned: Bool = _OwnerPin.isAvailable
+    ) {
         self.delegateKind = delegateKind
         lock = _Lock()
         unsafe registry = .allocate(capacity: 1)
-        unsafe registry.initialize(to: _Registry(layout: layout))
+        unsafe registry.initialize(to: _Registry(layout: layout, ownersArePinned: ownersArePinned))
     }
 
     deinit {

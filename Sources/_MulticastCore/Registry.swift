@@ -51,15 +51,16 @@ struct _Registry {
     /// ``makeRoom(searched:_:)``).
     var registeredAtLastSearch = 0
 
-    /// ``_OwnerPin/isAvailable``, read once: an add asks it up to three times, and a stored answer is one load
-    /// where the shared one is a call that checks it was decided.
+    /// Whether owned registrations pin their owners: ``_OwnerPin/isAvailable``, read once, since an add asks it
+    /// several times, and a stored answer is one load where the shared one is a call that checks it was decided.
+    /// (A test passes false to run, on any platform, the path that the Objective-C runtime takes: owners held weakly.)
     @usableFromInline
     let ownersArePinned: Bool
 
-    init(layout: _DelegateLayout) {
+    init(layout: _DelegateLayout, ownersArePinned: Bool = _OwnerPin.isAvailable) {
         storage = _Storage(capacity: 0, layout: layout)
         slots = storage.slots
-        ownersArePinned = _OwnerPin.isAvailable
+        self.ownersArePinned = ownersArePinned
     }
 
     /// Starts a pass over the current storage: counts it in as a reader. (Mutating, though the registry does
@@ -275,7 +276,7 @@ extension _Registry {
     mutating func remove(_ owner: Unmanaged<AnyObject>, owned: Bool, _ garbage: inout _Garbage) -> Bool {
         if let found = unsafe find(owner, owned: owned) {
             unregister(at: found.position, bucket: found.bucket)
-        } else if owned, unsafe _Slot.isDeallocating(owner, ownersArePinned: ownersArePinned) {
+        } else if owned, !ownersArePinned, unsafe _Slot.isDeallocating(owner, ownersArePinned: false) {
             guard unsafe unregisterEndedOwnedRegistrations(address: Self.address(of: owner)) else { return false }
         } else {
             return false

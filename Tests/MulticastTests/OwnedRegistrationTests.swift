@@ -204,25 +204,6 @@ import Testing
         #expect(log.calls.isEmpty)
     }
 
-    @Test func anAddFromTheOwnersDeinitLeavesItsEndedRegistrationAlone() {
-        let delegates = MulticastDelegate<any Listener>()
-        let stillHeld = Box<Bool?>(nil)
-        let owned = Box<() -> Recorder?>({ nil })
-        do {
-            let owner = Owner { owner in
-                let answer = delegates.add(Recorder("late", log: self.log), ownedBy: owner)
-                // Nothing changed: the ended registration waits to be reclaimed, its delegate with it.
-                stillHeld.value = !answer && owned.value() != nil
-            }
-            owned.value = addOwnedRecorder("owned", to: delegates, ownedBy: owner)
-            extendLifetime(owner)
-        }
-        #expect(stillHeld.value == true)
-        delegates.call { $0.hear(1) }  // finds the owner dead, and reclaims its registration
-        #expect(owned.value() == nil)
-        #expect(log.calls.isEmpty)
-    }
-
     @Test func aLookupFromTheOwnersDeinitFindsNoDelegate() {
         let delegates = MulticastDelegate<any Listener>()
         let found = Box<Bool?>(nil)
