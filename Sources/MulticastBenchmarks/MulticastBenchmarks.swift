@@ -13,9 +13,9 @@ import Multicast
 /// `--bulk NAME COUNT` adds `COUNT` fresh delegates to a new contender and removes them in the bulk scenario's
 /// shuffled order and prints ns per operation, `--replace N COUNT` replaces one owner's registration `COUNT`
 /// times among `N` owned registrations and prints ns per replace, `--ranges FILE...` prints the range of each
-/// target and headline ratio over several runs' `--json` files, and `--churn NAME N SECONDS` one contender under
-/// churn, for profiling. `--diagnostics traced` or `--diagnostics elsewhere`, with any of them, measures
-/// Multicast with diagnostics on. `--markdown FILE` writes the tables that a run, `--bulk-only` or `--ranges`
+/// target and headline ratio over several runs' `--json` files, `--churn NAME N SECONDS` one contender under
+/// churn, for profiling, and `--figure NAME COUNT` one of the figures that Scripts/check-figures.sh counts.
+/// `--diagnostics traced` or `--diagnostics elsewhere`, with any of them, measures Multicast with diagnostics on. `--markdown FILE` writes the tables that a run, `--bulk-only` or `--ranges`
 /// prints to FILE as well.
 @main
 struct MulticastBenchmarks {
@@ -54,6 +54,9 @@ struct MulticastBenchmarks {
         }
         if arguments.first == "--churn" {
             return churnAlone(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "--figure" {
+            return figureAlone(Array(arguments.dropFirst()))
         }
         var settings = Settings.full
         var jsonPath: String?
@@ -102,6 +105,7 @@ struct MulticastBenchmarks {
                    MulticastBenchmarks --replace N COUNT
                    MulticastBenchmarks --ranges JSON...
                    MulticastBenchmarks --churn CONTENDER N SECONDS
+                   MulticastBenchmarks --figure FIGURE COUNT | --list
             contenders: \(callContenders.map { "\"\($0.name)\"" }.joined(separator: ", "))
             """
         )
