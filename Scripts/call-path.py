@@ -17,8 +17,9 @@ import sys
 # Functions of the library that run rarely, out of line: a call to one is allowed and not followed. The reason
 # says when it runs.
 OUT_OF_LINE = {
-    "_Core.reclaimDeadDelegates()": "an add to a full storage, before it grows",
-    "_Core.passEnded(collect:reclaim:)": "a pass that leaves last with work waiting, or found many dead delegates",
+    "_Core.reclaimEndedRegistrations()": "an add to a full storage, before it grows",
+    "_Core.passEnded(findingEndedIn:stride:from:to:readers:)": "a pass that found registrations ended with their owners",
+    "_Core.lastReaderLeft()": "a pass that leaves last with work waiting",
     "MulticastDelegate._startTrace()": "diagnostics are on somewhere (behind `_Diagnostics.areOnAnywhere`)",
     "MulticastDelegate._addRecordingSite(bitsOf:object:owner:holding:to:file:line:)": "diagnostics are on somewhere",
     "MulticastDelegate._callTraced<A>(_:_:)": "diagnostics are on somewhere",

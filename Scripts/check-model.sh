@@ -27,7 +27,7 @@ variants=(
     "REMOVE_SKIPS_OLDER_MARKS removed_before_turn_called"
     "PASS_READS_COUNT_EACH_TURN added_during_pass_called"
     "ADD_REUSES_VACANCY called_out_of_order"
-    "RECLAIM_IGNORES_KEY live_delegate_dropped"
+    "RECLAIM_BY_POSITION live_delegate_dropped"
     "PASS_ENTERS_BEFORE_LOCK storage_freed_while_read"
     "FREE_IGNORES_READERS storage_freed_while_read"
     "COMPACT_IN_PLACE_WHILE_READ storage_rewritten_while_read"
@@ -48,6 +48,8 @@ variants=(
     "PASS_CALLS_OWNED_AS_STRONG called_after_owner_died"
     "RECLAIM_RELEASES_OWNED reference_released_while_read"
     "OWNED_PENDS_AS_WEAK never_released"
+    "NO_RECLAIM_AT_PASS_END ended_registration_kept"
+    "RECLAIM_AFTER_LEAVE storage_freed_while_read"
 )
 
 started=$SECONDS

@@ -55,6 +55,9 @@ hidden byte reference_released_twice;
 /* Once every thread is done, an older storage, a removed strong or owned delegate or a slot's reference is still
    held. */
 hidden byte never_released;
+/* A pass that found registrations ended with their owners returns before they are unregistered: what an ended
+   registration holds would wait for the next pass, or for good. */
+hidden byte ended_registration_kept;
 /* The index, the pending list or the vacancy counts disagree with the current storage's slots. */
 hidden byte registry_and_index_disagree;
 /* Once every thread is done, the current storage's collect bit is set though no pass reads it: each later pass
@@ -81,7 +84,8 @@ hidden byte model_bound_exceeded;
 #define BUG_MOVE_KEEPS_SOURCE_OWNING     9   /* transfer moves a slot without marking the source released */
 #define BUG_NO_COLLECT_ON_LEAVE         10   /* collectNowOrByLastReader never sets the collect bit */
 #define BUG_NO_REINDEX                  11   /* a rebuild into a new storage keeps the old index */
-#define BUG_RECLAIM_IGNORES_KEY         12   /* reclaim unregisters a noted position without comparing its key */
+#define BUG_RECLAIM_BY_POSITION         12   /* reclaim unregisters the current storage's slot at the position
+                                                marked in the storage the pass read, not found by registration */
 #define BUG_GARBAGE_RELEASED_UNDER_LOCK          13   /* the garbage is released while the lock is held */
 #define BUG_COMPACT_KEEPS_COLLECT_BIT   14   /* compactInPlace leaves the readers word's collect bit set */
 #define BUG_LEAVE_RELAXED               15   /* _Readers.leave's fetch_sub is relaxed, not release */
@@ -95,6 +99,8 @@ hidden byte model_bound_exceeded;
 #define BUG_PASS_CALLS_OWNED_AS_STRONG  23   /* a pass calls an owned slot as a strong one, not loading its owner */
 #define BUG_RECLAIM_RELEASES_OWNED      24   /* reclaim releases an ended owned slot at once, whatever the readers */
 #define BUG_OWNED_PENDS_AS_WEAK         25   /* unregister leaves a removed owned slot out of pendingStrong */
+#define BUG_NO_RECLAIM_AT_PASS_END      26   /* a pass that marked ended registrations leaves them for later */
+#define BUG_RECLAIM_AFTER_LEAVE         27   /* a pass counts itself out before it reads its marks under the lock */
 
 hidden byte bug;                  /* the planted bug, 0 for none */
 #define planted(b) (bug == (b))
@@ -116,6 +122,7 @@ model_select_variant(void)
         { "reference_released_while_read", &reference_released_while_read },
         { "reference_released_twice", &reference_released_twice },
         { "never_released", &never_released },
+        { "ended_registration_kept", &ended_registration_kept },
         { "registry_and_index_disagree", &registry_and_index_disagree },
         { "collect_bit_left_set", &collect_bit_left_set },
         { "happens_before", &happens_before },
@@ -143,12 +150,12 @@ hidden byte path_growth, path_compaction_in_place, path_rebuild_copies_read_stor
     path_rebuild_moves_unread_storage, path_storage_retired_while_read, path_replaced_storage_freed_at_once,
     path_removal_marks_older_storage, path_last_reader_collects, path_older_storage_freed_by_collect,
     path_collect_bit_set_after_last_reader_left, path_pending_slots_released, path_pending_slots_wait_for_readers,
-    path_add_finds_storage_full, path_dead_delegate_reclaimed, path_reclaim_skips_changed_slot, path_nested_pass,
+    path_add_finds_storage_full, path_dead_delegate_reclaimed, path_nested_pass,
     path_pass_skips_removed, path_pass_skips_dead, path_remove_all, path_strong_delegate_released_after_pass,
     path_collect_bit_cleared_by_compaction, path_released_last_slot_dropped, path_slot_released_earlier_dropped,
     path_released_last_slot_kept_while_read, path_owned_delegate_called, path_pass_skips_ended_owned,
     path_ended_owned_reclaimed, path_owned_delegate_released_after_pass, path_owned_removed_by_owner,
-    path_owned_removed_in_owner_deinit;
+    path_owned_removed_in_owner_deinit, path_reclaim_finds_moved_registration;
 #define reached(path) path = 1
 
 c_code {
@@ -170,7 +177,6 @@ model_report_paths(void)
         { "pending_slots_wait_for_readers", &path_pending_slots_wait_for_readers },
         { "add_finds_storage_full", &path_add_finds_storage_full },
         { "dead_delegate_reclaimed", &path_dead_delegate_reclaimed },
-        { "reclaim_skips_changed_slot", &path_reclaim_skips_changed_slot },
         { "nested_pass", &path_nested_pass },
         { "pass_skips_removed", &path_pass_skips_removed },
         { "pass_skips_dead", &path_pass_skips_dead },
@@ -186,6 +192,7 @@ model_report_paths(void)
         { "owned_delegate_released_after_pass", &path_owned_delegate_released_after_pass },
         { "owned_removed_by_owner", &path_owned_removed_by_owner },
         { "owned_removed_in_owner_deinit", &path_owned_removed_in_owner_deinit },
+        { "reclaim_finds_moved_registration", &path_reclaim_finds_moved_registration },
     };
     int i;
     for (i = 0; i < (int)(sizeof paths / sizeof paths[0]); i++)
@@ -225,11 +232,13 @@ model_report_paths(void)
 #define REMOVER  2
 #define ADDER    3
 
-/* ---- _SlotKey: registration << 3 | strong bit 1 | released bit 2 | weak-owner bit 4; removed is the sign bit - */
+/* ---- _SlotKey: registration << 4 | strong bit 1 | released bit 2 | weak-owner bit 4 | ended bit 8; removed is the
+   sign bit. (The library's pinned-owner bit is the weak-owner bit here: the model treats the two alike.) ------- */
 
 #define STRONG_BIT       1   /* the slot owns a count on the delegate */
 #define RELEASED_BIT     2
 #define WEAK_OWNER_BIT   4   /* the slot's weak reference to its owner decides whether it may be called */
+#define ENDED_BIT        8   /* a pass found the registration ended, for the registry to unregister */
 #define REMOVED_BIT      (-32768)   /* the sign bit of a 16-bit key, as Int64.min is the library's */
 
 /* _Holding: the bits that a key is made with */
@@ -237,13 +246,14 @@ model_report_paths(void)
 #define STRONG  STRONG_BIT
 #define OWNED   (STRONG_BIT | WEAK_OWNER_BIT)
 
-#define makeKey(registration, holding)  ((registration) * 8 + (holding))
+#define makeKey(registration, holding)  ((registration) * 16 + (holding))
 #define isCallable(key)       ((key) > 0)
 #define isStrong(key)         (((key) & STRONG_BIT) != 0)
 #define endsWithOwner(key)    (((key) & WEAK_OWNER_BIT) != 0)
 #define isOwned(key)          (((key) & OWNED) == OWNED)
 #define ownsReferences(key)   (((key) & RELEASED_BIT) == 0)
-#define registrationOf(key)   (((key) & 32767) / 8)
+#define isEnded(key)          (((key) & ENDED_BIT) != 0)
+#define registrationOf(key)   (((key) & 32767) / 16)
 #define removedKey(key)       ((key) | REMOVED_BIT)
 #define releasedKey(key)      ((key) | RELEASED_BIT | REMOVED_BIT)
 
@@ -322,18 +332,17 @@ hidden byte returned, isRead;
    outside the lock, a bug, is not checked for what was published since its thread last locked; its
    fetch_add, unpublished, fails the next check of the readers word instead.)
 
-   A view is a short: bits 0 to 4 are the passes' ends, bits 5 to 9 their fetch_adds, bits 10 to 12 the three
-   threads' writes. Each pass enters one storage once. No check asks about a pass again once its storage is
+   A view is a short: bits 0 to 4 are the passes' ends (bit 3 unused), bits 5 to 9 their fetch_adds, bits 10 to 12
+   the three threads' writes. Each pass enters one storage once. No check asks about a pass again once its storage is
    freed, or once every thread still running has seen its end (views only grow, but for these two cases);
    its bits are then cleared everywhere, as are bits of the mutex and words that every running view holds
    already, so that states which differ only in what no check can tell are one. */
 #define OUTER_PASS    1   /* the caller's pass */
 #define NESTED_PASS   2   /* the pass that a delegate of the outer pass starts, on the caller's thread */
-#define NESTED_SCAN   4   /* the scan that reclaims dead delegates after the nested pass */
-#define OUTER_SCAN    8   /* ... after the outer pass */
-#define ADDER_SCAN   16   /* ... before the adder's second try */
-#define CALLER_PASSES 15
-#define ALL_PASSES   31
+#define LATER_PASS    4   /* a later call on the caller's thread, which it may make once the outer pass is done */
+#define ADDER_SCAN   16   /* the search for ended registrations before the adder's second try */
+#define CALLER_PASSES 7
+#define ALL_PASSES   23
 #define passesOf(t)      ((t) == CALLER -> CALLER_PASSES : ((t) == ADDER -> ADDER_SCAN : 0))
 #define entryOf(passes)  ((passes) << 5)          /* the bits of their fetch_adds */
 #define writesOf(t)      (1 << (9 + (t)))         /* a thread's writes: CALLER 1024, REMOVER 2048, ADDER 4096 */
@@ -472,8 +481,10 @@ inline hb_return() {
 /* The variables of a thread that makes passes. */
 #define PASS_VARIABLES \
     byte me;               /* the pass under way: OUTER_PASS ... ADDER_SCAN */ \
-    byte s, end, i, deadAt; \
-    short deadKey[MAXCAP]; \
+    byte s, end, i; \
+    byte firstEnded = NONE; /* the position of the first slot the pass marked ended, or NONE */ \
+    byte endedSet;         /* ghost: the registrations the pass found ended, one bit each */ \
+    byte ps;               /* the storage the pass read, kept for its end */ \
     bit last
 
 /* ---- _Lock.lock, unlock ------------------------------------------------------------------------------------------- */
@@ -1121,40 +1132,63 @@ inline Registry_collect() {
     Registry_collect_rest()
 }
 
-/* change { reclaim(_:_:) }: unregisters the registrations that a scan found ended with their owner (a weak
-   delegate, or d3's owner, dead), at the positions and with the keys it saw; a slot whose key differs no longer
-   holds that registration. An ended owned registration's count on its delegate waits for readers as a strong
-   delegate's does. The step that takes the lock finds the first such slot and marks it; each later step, the
-   next one. */
-inline Registry_findReclaimable() {
+/* reclaimEnded(in:stride:from:to:readers:reporting:_:), under the lock, by a pass that marked registrations ended
+   (`firstEnded` the first position, in the storage `ps` it read, which it still counts itself in): each slot of `ps`
+   from `i` on whose key is callable and ended stands for a registration to unregister where it is now, in the
+   current storage: at the same position if the pass read the current storage, else found by its registration (it
+   is there: a removal marks a registration removed in every storage that passes read). An ended owned registration's
+   count on its delegate waits for readers as a strong delegate's does. The step that takes the lock finds the
+   first such slot and unregisters it; each later step, the next one. Sets `found` to NONE after the last. */
+inline Registry_findMarked() {
+    found = NONE;
     do
-    :: i < MAXCAP && (deadAt & (1 << i)) == 0 -> i++
-    :: i < MAXCAP && (deadAt & (1 << i)) != 0 && i >= st[storage].count ->
-        i = MAXCAP   /* `break`: the positions grow, so the rest are past the end too */
-    :: i < MAXCAP && (deadAt & (1 << i)) != 0 && i < st[storage].count && st[storage].key[i] != deadKey[i] &&
-       !planted(BUG_RECLAIM_IGNORES_KEY) ->
-        reached(path_reclaim_skips_changed_slot);
-        i++          /* `continue`: the slot no longer holds that registration */
-    :: else -> break
+    :: i >= end || found != NONE -> break
+    :: else ->
+        k = st[ps].key[i];
+        if
+        :: isCallable(k) && isEnded(k) ->
+            if
+            :: ps == storage || planted(BUG_RECLAIM_BY_POSITION) ->
+                found = (i < st[storage].count -> i : NONE)
+            :: else ->
+                Storage_position(storage, registrationOf(k));
+                if
+                :: found != NONE -> reached(path_reclaim_finds_moved_registration)
+                :: else
+                fi
+            fi;
+            if
+            :: found != NONE && !isCallable(st[storage].key[found]) -> found = NONE
+            :: else
+            fi;
+            /* A registration callable where the pass read it is registered, where it is now: a removal marks it
+               removed in every storage that a pass reads, under the lock. */
+            check(registry_and_index_disagree, found != NONE);
+            if
+            :: found == NONE -> i++
+            :: else
+            fi
+        :: else -> i++
+        fi
     od;
     if
-    :: i < MAXCAP ->
+    :: found != NONE ->
         reached(path_dead_delegate_reclaimed);
-        o = st[storage].object[i];
-        check(registry_and_index_disagree, index[o] == i);
+        o = st[storage].object[found];
+        check(registry_and_index_disagree, index[o] == found);
         check(live_delegate_dropped, refs[ownerOf(o)] == 0);   /* a dead object stays dead */
         if
         :: o == D3 -> reached(path_ended_owned_reclaimed)
         :: else
         fi;
         index[o] = NONE;
-        Registry_unregister_current(i);
+        Registry_unregister_current(found);
         /* the variant: its owner dead, the registration cannot be called, so its delegate goes at once */
         if
         :: planted(BUG_RECLAIM_RELEASES_OWNED) && o == D3 ->
-            Slot_release(storage, i);
+            Slot_release(storage, found);
             Garbage_append();
-            pending[i] = 0;
+            pending[found] = 0;
             pendingStrong--
         :: else
         fi
@@ -1162,24 +1196,50 @@ inline Registry_findReclaimable() {
     fi
 }
 
-inline Registry_reclaim() {
-    d_step { Lock_acquire(); i = 0; Registry_findReclaimable() }
+/* The end of a pass that marked registrations ended (_Pass.end, then _Core.passEnded(findingEndedIn:...)): under
+   the lock, it unregisters what it marked, then counts itself out, collects and compacts, as one change. Every
+   registration it found ended is unregistered when the lock is let go of. */
+inline Core_passEndedFindingEnded() {
+    ps = s;
+    if
+    :: planted(BUG_RECLAIM_AFTER_LEAVE) -> d_step { Readers_leave(); last = 0 }
+    :: else
+    fi;
+    d_step {
+        Lock_acquire();
+        check(storage_freed_while_read, st[ps].state == ALLOCATED);
+        i = firstEnded;
+        Registry_findMarked();
+        p = found
+    }
     do
-    :: i < MAXCAP ->
+    :: p != NONE ->
         Registry_unregister_older();
         r = 0;
-        d_step { i++; Registry_findReclaimable() }
+        d_step {
+            check(storage_freed_while_read, st[ps].state == ALLOCATED);
+            i++;
+            Registry_findMarked();
+            p = found
+        }
     :: else -> break
     od;
-    i = 0;
-    do   /* the noted positions and keys go */
-    :: i < MAXCAP -> deadKey[i] = 0; i++
-    :: else -> break
-    od;
-    i = 0;
-    deadAt = 0;
+    r = 0;   /* a statement between the loop and the step: `break` may not jump into a d_step */
+    d_step {
+        check(ended_registration_kept, (registeredSet & endedSet) == 0);
+        endedSet = 0;
+        firstEnded = NONE;
+        i = 0;
+        p = 0;
+        ps = 0;
+        if
+        :: me != 0 -> Readers_leave(); last = 0   /* counted out under the lock: collect looks for itself */
+        :: else
+        fi
+    }
     Registry_collect();
-    Registry_compact()
+    Registry_compact();
+    Core_endChange()
 }
 
 /* ---- _Garbage.release, outside the lock -------------------------------------------------------------------------- */
@@ -1304,13 +1364,30 @@ inline Core_passEnded() {
 
 /* ---- MulticastDelegate ------------------------------------------------------------------------------------------- */
 
-/* _reclaimDeadDelegates: a pass (the scan `me`, which the caller sets) that notes the callable slots that end
-   with their owner and whose weak load is nil (_Slot.firstDead), then reclaim under the lock. The scan's loads
-   are one step: keys only ever become removed, and a dead object stays dead, so loads that interleave with
-   removals and the deaths note what a scan at the moment it loads the dying object's slot notes; and reclaim
-   checks each noted key again under the lock. The scan counts itself in and out as a reader in steps of their
-   own. */
-inline Core_reclaimDeadDelegates() {
+/* The end of every pass (_Pass.end): one that marked registrations ended unregisters them under the lock, where it
+   counts itself out; any other counts itself out, and collects if it was the last reader with the collect bit set.
+   The variant leaves what it marked for later. */
+inline Pass_finish() {
+    if
+    :: firstEnded != NONE && !planted(BUG_NO_RECLAIM_AT_PASS_END) -> Core_passEndedFindingEnded()
+    :: else ->
+        d_step {
+            check(ended_registration_kept, (registeredSet & endedSet) == 0);
+            endedSet = 0;
+            firstEnded = NONE;
+            Readers_leave()
+        }
+        Core_passEnded()
+    fi
+}
+
+/* _Core.reclaimEndedRegistrations: the search before a full storage grows, a pass (the adder's scan) that marks
+   the callable slots whose owner is dead (_Pass.markEndedRegistrations, _Slot.markEnded(base:stride:from:to:)), and
+   unregisters them as it ends. Its loads and marks are one step: keys only ever become removed, and a dead object
+   stays dead, so loads that interleave with removals and the deaths mark what a search at the moment it loads the
+   dying object's slot marks; and the end checks each marked key again under the lock. The scan counts itself in
+   and out as a reader in steps of their own. */
+inline Core_searchForEnded() {
     d_step { Lock_acquire(); Registry_enterPass(); Lock_unlock() }
     d_step {
         check(storage_freed_while_read, st[s].state == ALLOCATED);
@@ -1323,7 +1400,10 @@ inline Core_reclaimDeadDelegates() {
             :: isCallable(k) && endsWithOwner(k) ->
                 check(reference_released_while_read, st[s].owns[i]);
                 if
-                :: refs[ownerOf(st[s].object[i])] == 0 -> deadAt = deadAt | (1 << i); deadKey[i] = k
+                :: refs[ownerOf(st[s].object[i])] == 0 ->
+                    st[s].key[i] = k | ENDED_BIT;
+                    endedSet = endedSet | bitOf(registrationOf(k));
+                    firstEnded = (firstEnded == NONE -> i : firstEnded)
                 :: else
                 fi
             :: else
@@ -1331,25 +1411,19 @@ inline Core_reclaimDeadDelegates() {
             i++
         :: else -> break
         od;
-        i = 0;
-        end = 0
+        i = 0
     }
-    Pass_end();
-    if
-    :: deadAt != 0 ->
-        Registry_reclaim();
-        Core_endChange()
-    :: else
-    fi
+    Pass_finish();
+    end = 0
 }
 
-/* call: one pass. The outer pass (`nested` 0) may start a nested one (`nested` 1) from
-   inside one of its delegate calls, on the same thread. */
-proctype Pass(bit nested) {
+/* call: one pass, `kind` OUTER_PASS, NESTED_PASS or LATER_PASS. The outer pass may start a nested one from inside one
+   of its delegate calls, on the same thread; once it is done, the thread may make one later call, or return. */
+proctype Pass(byte kind) {
     byte thread = CALLER;
     REGISTRY_VARIABLES;
     PASS_VARIABLES;
-    byte startRegistration, lastCalled, dead, gone;
+    byte startRegistration, lastCalled, gone;
     short key;
     bit didNest;
     bit keeping;   /* the keeper holds d3's owner, which the weak load returned, until the call ends */
@@ -1367,7 +1441,7 @@ proctype Pass(bit nested) {
         :: !planted(BUG_PASS_ENTERS_OUTSIDE_THE_LOCK) -> Lock_acquire()
         :: else
         fi;
-        me = (nested -> NESTED_PASS : OUTER_PASS);
+        me = kind;
         if
         :: !planted(BUG_PASS_ENTERS_BEFORE_LOCK) -> Registry_enterPass()
         :: else -> Readers_enter(s)
@@ -1375,7 +1449,7 @@ proctype Pass(bit nested) {
         startRegistration = lastRegistration;
         gone = removalReturnedSet;
         if
-        :: nested -> reached(path_nested_pass)
+        :: kind == NESTED_PASS -> reached(path_nested_pass)
         :: else
         fi;
         if
@@ -1419,7 +1493,10 @@ proctype Pass(bit nested) {
               check(reference_released_while_read, st[s].owns[i]);
               if
               :: refs[ownerOf(st[s].object[i])] == 0 ->
-                  dead++;
+                  /* _Pass.noteEnded: the key marked ended (an atomic OR, in this step: see "What is one step") */
+                  st[s].key[i] = st[s].key[i] | ENDED_BIT;
+                  endedSet = endedSet | bitOf(registrationOf(key));
+                  firstEnded = (firstEnded == NONE -> i : firstEnded);
                   if
                   :: isOwned(key) -> reached(path_pass_skips_ended_owned)
                   :: else -> reached(path_pass_skips_dead)
@@ -1438,9 +1515,9 @@ proctype Pass(bit nested) {
        if
        :: key != 0 ->   /* the delegate is called, with no lock held */
            if
-           :: !nested && !didNest ->   /* ... and starts a nested pass */
+           :: kind == OUTER_PASS && !didNest ->   /* ... and starts a nested pass */
                didNest = 1;
-               atomic { nestedRunning = 1; run Pass(1) };
+               atomic { nestedRunning = 1; run Pass(NESTED_PASS) };
                nestedRunning == 0
            :: true
            fi;
@@ -1462,25 +1539,14 @@ proctype Pass(bit nested) {
        fi
     :: else -> break
     od;
-    atomic {
-        i = 0; startRegistration = 0; lastCalled = 0; gone = 0;
-        Readers_leave()
-    }
-    Core_passEnded();
-    /* end(): a quarter of the slots or more were dead */
+    atomic { i = 0; startRegistration = 0; lastCalled = 0; gone = 0 }
+    Pass_finish();
+    end = 0;
     if
-    :: dead > 0 && dead * 4 >= end ->
-        dead = 0; end = 0;
-        me = (nested -> NESTED_SCAN : OUTER_SCAN);
-        Core_reclaimDeadDelegates()
-    :: else -> dead = 0; end = 0
-    fi;
-    d_step {
-        if
-        :: nested -> nestedRunning = 0
-        :: else -> hb_return()   /* the caller's thread returns */
-        fi
-    }
+    :: kind == NESTED_PASS -> nestedRunning = 0
+    :: kind == OUTER_PASS -> run Pass(LATER_PASS)      /* the thread makes a later call */
+    :: kind != NESTED_PASS -> d_step { hb_return() }   /* ... or returns */
+    fi
 }
 
 /* remove(_:), and remove(ownedBy:) for d3: the step that takes the lock finds the slot and marks it in the
@@ -1676,7 +1742,7 @@ proctype Adder() {
            outOfRoom = 0; decided = 0; capacity = 0;
            Core_endChange();
            me = ADDER_SCAN;
-           Core_reclaimDeadDelegates();
+           Core_searchForEnded();
            searched = 1
        :: else -> break
        fi
@@ -1762,7 +1828,7 @@ init {
     atomic {
         /* In this order, the depth-first search finds the variants' counterexamples sooner: it tries the last
            thread's steps first. */
-        run Pass(0);
+        run Pass(OUTER_PASS);
         run Adder();
         run Remover();
         run Death()

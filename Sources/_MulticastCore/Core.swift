@@ -19,12 +19,18 @@ package final class _Core {
     @usableFromInline
     package let delegateKind: _DelegateKind
 
-    /// A core for delegates of `layout` and `delegateKind`; its owned registrations pin their owners as
-    /// `ownersArePinned` says (see ``_Registry/ownersArePinned``).
+    /// Told of the registrations that passes unregister because they ended, while diagnostics are on somewhere.
+    let endedRegistrationsObserver: (any _EndedRegistrationsObserver)?
+
+    /// A core for delegates of `layout` and `delegateKind`, whose diagnostics are `endedRegistrationsObserver`; its
+    /// owned registrations pin their owners as `ownersArePinned` says (see ``_Registry/ownersArePinned``).
     package init(
-        layout: _DelegateLayout, delegateKind: _DelegateKind, ownersArePinned: Bool = _OwnerPin.isAvailable
+        layout: _DelegateLayout, delegateKind: _DelegateKind,
+        endedRegistrationsObserver: (any _EndedRegistrationsObserver)? = nil,
+        ownersArePinned: Bool = _OwnerPin.isAvailable
     ) {
         self.delegateKind = delegateKind
+        self.endedRegistrationsObserver = endedRegistrationsObserver
         lock = _Lock()
         unsafe registry = .allocate(capacity: 1)
         unsafe registry.initialize(to: _Registry(layout: layout, ownersArePinned: ownersArePinned))
@@ -80,16 +86,29 @@ package final class _Core {
     package func add(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding
     ) -> _Addition {
+        var unrecorded = _Unrecorded()
+        return unsafe add(bitsOf: value, object: object, owner: owner, holding: holding, recording: &unrecorded)
+    }
+
+    /// ``add(bitsOf:object:owner:holding:)``, telling `recorder` the number of the registration it makes, under the
+    /// lock, before any pass can meet it: what an add that diagnostics watch records.
+    @inlinable
+    @inline(always)
+    package func add<Recorder: _RegistrationRecorder & ~Copyable>(
+        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
+        recording recorder: inout Recorder
+    ) -> _Addition {
         var searched = false
         while true {
             let outcome = change { registry, garbage in
                 unsafe registry.add(
-                    bitsOf: value, object: object, owner: owner, holding: holding, searched: searched, &garbage)
+                    bitsOf: value, object: object, owner: owner, holding: holding, searched: searched,
+                    recording: &recorder, &garbage)
             }
             if let addition = _Addition(outcome) { return addition }
             // The storage is full, and its registrations have doubled since the last search: before growing,
             // reclaim the slots of ended registrations, a scan that is amortized O(1) per add (see `makeRoom`).
-            reclaimDeadDelegates()
+            reclaimEndedRegistrations()
             searched = true
         }
     }
@@ -130,46 +149,68 @@ package final class _Core {
         withLock { registry in unsafe registry.find(object, owned: false) != nil }
     }
 
-    /// Whether a pass that visited `visited` slots and found `dead` weak delegates dead among them should
-    /// reclaim them: when they are a quarter of the slots or more. With the reclaim before a storage grows
-    /// (see ``add(bitsOf:object:strong:)``), this bounds the slots that dead delegates take.
-    @inlinable
-    @inline(always)
-    static func isWorthReclaiming(dead: Int, visited: Int) -> Bool {
-        dead > 0 && dead &* 4 >= visited
-    }
-
-    /// What a pass does as it ends, when it was the last reader of a storage whose registry waits for its
-    /// readers, or when it found enough dead delegates to reclaim.
+    /// What a pass does as it ends when it found registrations ended (see ``_Pass/end()``): under the lock, it
+    /// unregisters those it marked, among the slots from `first` up to `end` of the storage it read (whose slots
+    /// begin at `base`, `stride` bytes apart); then counts itself out of that storage, through `readers`, and
+    /// collects if it was the last reader of a storage whose registry waits for its readers. One trip through the
+    /// lock for all it found; while the pass is still counted in, the storage it read is still there to read.
     @usableFromInline
     @inline(never)
-    func passEnded(collect: Bool, reclaim: Bool) {
-        if collect { change { $0.collect(&$1) } }
-        if reclaim { reclaimDeadDelegates() }
+    func passEnded(findingEndedIn base: _Slot, stride: Int, from first: Int, to end: Int, readers: UnsafeMutablePointer<Int>) {
+        let observer = _Diagnostics.areOnAnywhere ? endedRegistrationsObserver : nil
+        change { registry, garbage in
+            var ended: [Int64] = []
+            unsafe registry.reclaimEnded(
+                in: base, stride: stride, from: first, to: end, readers: readers, reporting: observer != nil, &ended,
+                &garbage)
+            if let observer, ended.count > 0 { observer.registrationsEnded(ended) }
+        }
     }
 
-    /// Unregisters the weak delegates that have died.
-    ///
-    /// Finding them takes a weak load of every delegate, which must happen outside the lock: the load retains
-    /// the object, and if the last other reference goes meanwhile, releasing it runs the object's deinit,
-    /// which may call back into this multicast. So a pass finds them, and the registry checks each again.
+    /// What a pass does as it ends when it was the last reader of a storage whose registry waits for its readers:
+    /// collects what waited.
     @usableFromInline
-    func reclaimDeadDelegates() {
-        var dead: [(position: Int, key: _SlotKey)] = []
-        do {
-            var pass = unsafe _Pass(self)
-            while let found = pass.nextDead() {
-                dead.append(found)
-            }
-            // The pass counted no dead delegate, so it does not reclaim again as it ends.
-        }
-        if !dead.isEmpty {
-            change { $0.reclaim(dead, &$1) }
-        }
+    @inline(never)
+    func lastReaderLeft() {
+        change { $0.collect(&$1) }
+    }
+
+    /// Unregisters the registrations that have ended with their owners: a pass over every slot, which marks each
+    /// such registration, and unregisters those it marked as it ends (see ``_Pass/end()``).
+    ///
+    /// Whether an owner has died takes a weak load, or a pinned owner's retain, which must happen outside the
+    /// lock: the load retains the object, and if the last other reference goes meanwhile, releasing it runs the
+    /// object's deinit, which may call back into this multicast. So a pass finds them, and the registry unregisters
+    /// what the pass marked.
+    @usableFromInline
+    func reclaimEndedRegistrations() {
+        var pass = unsafe _Pass(self)
+        pass.markEndedRegistrations()
     }
 }
 
-/// What ``_Core/add(bitsOf:object:strong:)`` did.
+/// What an add tells as it makes a registration (see ``_Core/add(bitsOf:object:owner:holding:recording:)``): under the
+/// core's lock, so it must not take that lock, nor call out to user code.
+@usableFromInline
+package protocol _RegistrationRecorder: ~Copyable {
+    /// The add is making registration number `registration`; no pass can meet it yet.
+    mutating func registering(_ registration: Int64)
+}
+
+/// The recorder of an add that nobody records: it does nothing, and, inlined, costs nothing.
+@frozen
+@usableFromInline
+package struct _Unrecorded: _RegistrationRecorder {
+    @inlinable
+    @inline(always)
+    package init() {}
+
+    @inlinable
+    @inline(always)
+    package mutating func registering(_ registration: Int64) {}
+}
+
+/// What ``_Core/add(bitsOf:object:owner:holding:)`` did.
 @usableFromInline
 package enum _Addition {
     case added

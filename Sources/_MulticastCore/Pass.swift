@@ -62,9 +62,9 @@ package struct _Pass: ~Copyable {
     @usableFromInline
     var position: Int
 
-    /// Weak delegates found dead.
+    /// The position of the first slot whose registration the pass found ended, or `count` if it found none.
     @usableFromInline
-    var dead: Int
+    var firstEnded: Int
 
     /// Starts a pass over `core`, which the caller keeps alive until the pass has ended: the pass holds it
     /// unretained.
@@ -75,11 +75,12 @@ package struct _Pass: ~Copyable {
         unsafe self.core = core
         unsafe (base, stride, count, readers) = unsafe core.withLock { unsafe $0.enterPass() }
         position = 0
-        dead = 0
+        firstEnded = count
     }
 
-    /// The slot of the next delegate that the pass may call; nil after the last. Skips removed slots, and counts
-    /// the dead delegates it skips.
+    /// The slot of the next delegate that the pass may call; nil after the last. Skips removed slots, and the slots
+    /// of registrations that ended with their owners, which it marks for the registry to unregister as the pass
+    /// ends (see ``end()``).
     ///
     /// `keeper` keeps the delegate alive until the next call: it receives the owner that the slot's weak load
     /// returned (a weak delegate is its own owner), or nil for a strong delegate; the storage keeps a strong or
@@ -118,12 +119,31 @@ package struct _Pass: ~Copyable {
                 keeper = consume owner
                 return unsafe slot
             case .dead(let key):
-                dead += 1
+                unsafe noteEnded(slot, key: key)
                 observer.passSkippedDeadRegistration(key.registration)
             case .unregistered: break
             }
         }
         return nil
+    }
+
+    /// Marks `slot`, the one before ``position``, whose registration the pass found ended, with `key`, for the
+    /// registry to unregister as the pass ends. Out of line: on the path of an ended registration only.
+    @usableFromInline
+    @inline(never)
+    mutating func noteEnded(_ slot: _Slot, key: _SlotKey) {
+        if !key.isEnded { unsafe slot.markEnded() }
+        if firstEnded == count { firstEnded = position - 1 }
+    }
+
+    /// Marks every registration from ``position`` on that has ended with its owner, as ``next(keeping:)`` would,
+    /// without giving any slot: the search that an add makes before the storage grows (see
+    /// ``_Core/reclaimEndedRegistrations()``). A slot's weak load, or a pinned owner's, and nothing else per slot.
+    mutating func markEndedRegistrations() {
+        if let first = unsafe _Slot.markEnded(base: base, stride: stride, from: position, to: count), firstEnded == count {
+            firstEnded = first
+        }
+        position = count
     }
 
     /// A strong reference to the next delegate that the pass may call, for code that keeps it; nil after the
@@ -135,16 +155,6 @@ package struct _Pass: ~Copyable {
         let delegate = unsafe slot.copyOfDelegate(as: Delegate.self)
         extendLifetime(keeper)  // until the copy is made
         return delegate
-    }
-
-    /// The next slot that holds a dead weak delegate: its position, and the key it has; nil after the last.
-    mutating func nextDead() -> (position: Int, key: _SlotKey)? {
-        guard let found = unsafe _Slot.firstDead(base: base, stride: stride, from: position, to: count) else {
-            position = count
-            return nil
-        }
-        position = found.position + 1
-        return found
     }
 
     /// Ends the pass now, as its `deinit` would, which an unoptimized build calls where it inlines this.
@@ -162,15 +172,16 @@ package struct _Pass: ~Copyable {
         end()
     }
 
-    /// Counts the pass out of its storage. If it was the last reader of a storage whose registry waits for its
-    /// readers, it collects; if it found enough dead delegates, it reclaims them.
+    /// Counts the pass out of its storage. If it found registrations ended, it unregisters them first, under the
+    /// lock, and counts itself out there (see ``_Core/passEnded(findingEndedIn:stride:from:to:readers:)``); else,
+    /// if it was the last reader of a storage whose registry waits for its readers, it collects.
     @inlinable
     @inline(always)
     func end() {
-        let wasLastToCollect = unsafe _Readers.leave(readers)
-        let mayReclaim = _Core.isWorthReclaiming(dead: dead, visited: count)
-        if wasLastToCollect || mayReclaim {
-            unsafe core.passEnded(collect: wasLastToCollect, reclaim: mayReclaim)
+        if firstEnded < count {
+            unsafe core.passEnded(findingEndedIn: base, stride: stride, from: firstEnded, to: position, readers: readers)
+        } else if unsafe _Readers.leave(readers) {
+            unsafe core.lastReaderLeft()
         }
     }
 }

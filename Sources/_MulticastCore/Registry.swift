@@ -158,12 +158,13 @@ extension _Registry {
 
     /// Registers `object`, whose delegate's bits are at `value`, held as `holding` says, at the end, unless it is
     /// registered already (and then says whether with the retention asked for). An owned registration has
-    /// `owner`, and replaces the one that `owner` has, if any; the others pass `object` as `owner`.
+    /// `owner`, and replaces the one that `owner` has, if any; the others pass `object` as `owner`. Tells `recorder`
+    /// the registration's number before the slot is appended.
     @inlinable
     @inline(always)
-    mutating func add(
+    mutating func add<Recorder: _RegistrationRecorder & ~Copyable>(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
-        searched: Bool, _ garbage: inout _Garbage
+        searched: Bool, recording recorder: inout Recorder, _ garbage: inout _Garbage
     ) -> AddOutcome {
         // The owner, which the caller holds, is in its deinit (a weak delegate added from its own deinit, or an
         // owner's): where owners are pinned, one load of its counts says so, before anything changes (and before
@@ -207,6 +208,7 @@ extension _Registry {
             return .deallocating
         }
         newestRegistration += 1
+        recorder.registering(newestRegistration)
         let position = slots.count
         unsafe slots.append(bitsOf: value, object: object, owner: owner, key: key)
         // The owner is in its deinit, where owners are not pinned (see above).
@@ -323,17 +325,36 @@ extension _Registry {
         collect(&garbage)
     }
 
-    /// Unregisters the weak delegates that a pass found dead at `positions` of the current storage, with the
-    /// keys it saw. A slot whose key differs no longer holds that registration (the storage was rebuilt, or the
-    /// delegate removed, since the pass); registrations are never reused, and a dead object stays dead, so a
-    /// slot with the same key is the same dead delegate, whichever storage the pass read.
-    mutating func reclaim(_ dead: [(position: Int, key: _SlotKey)], _ garbage: inout _Garbage) {
-        for (position, key) in dead {
-            guard position < slots.count else { break }
-            guard slots.key(at: position) == key else { continue }
-            unregister(
-                at: position, bucket: index.bucket(holding: position, address: slots.address(at: position)))
+    /// Unregisters the registrations that a pass marked ended (``_Slot/markEnded()``) among the slots from `first`
+    /// up to `end` of the storage it read, whose slots begin at `base`, `stride` bytes apart; then counts the pass
+    /// out of that storage through `readers` (it is still counted in, so the storage is still there), collects if
+    /// it was the storage's last reader and work waits for it, and compacts. Appends the number of each registration
+    /// it unregistered to `ended` if `reporting`.
+    ///
+    /// A marked registration that is still callable where the pass read it is registered, and unregistered where
+    /// it is now: at the same position if the pass read the current storage, else found by its number, since slots
+    /// are in registration order and numbers are never reused. (A removal marks a registration removed in every
+    /// storage that passes read, under the lock, so one removed meanwhile is not callable there; the model checks
+    /// it.)
+    mutating func reclaimEnded(
+        in base: _Slot, stride: Int, from first: Int, to end: Int, readers: UnsafeMutablePointer<Int>,
+        reporting: Bool, _ ended: inout [Int64], _ garbage: inout _Garbage
+    ) {
+        let readsCurrent = unsafe base.state == slots.base.state
+        var position = first
+        while position < end {
+            let key = unsafe base.advanced(by: position, stride: stride).key
+            if key.isCallable, key.isEnded {
+                let current = readsCurrent ? position : slots.position(ofRegistration: key.registration)
+                precondition(
+                    current.map { slots.key(at: $0).isCallable } == true,
+                    "Multicast: a registration that a pass found ended is not registered: please report this bug")
+                unregister(at: current!, bucket: index.bucket(holding: current!, address: slots.address(at: current!)))
+                if reporting { ended.append(key.registration) }
+            }
+            position += 1
         }
+        _ = unsafe _Readers.leave(readers)  // whether the pass was the last reader: collect looks for itself
         collect(&garbage)
         compact(&garbage)
     }

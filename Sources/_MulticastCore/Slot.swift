@@ -53,13 +53,13 @@ package enum _Holding {
 
 /// What a slot holds, in the one word of it that changes while passes read it: the registration number, and
 /// whether the delegate is held strongly, whether the owner's life (through a weak reference to it, or its
-/// unowned count) decides that the slot may be called, whether it has been removed, and whether it has had its
-/// references released.
+/// unowned count) decides that the slot may be called, whether a pass found that registration ended, whether it
+/// has been removed, and whether it has had its references released.
 ///
 /// A key is positive exactly while its slot may be called; a removal sets the sign bit. The registration
 /// number survives every change, so that slots, which are in registration order, can be found by binary
-/// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 59 bits,
-/// which a multicast adding a billion delegates a second would use up in 18 years.
+/// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 58 bits,
+/// which a multicast adding a billion delegates a second would use up in 9 years.
 @frozen
 @usableFromInline
 struct _SlotKey: Equatable {
@@ -86,6 +86,12 @@ struct _SlotKey: Equatable {
     @inline(always)
     static var pinnedOwnerBit: Int64 { 8 }
 
+    /// A pass found the registration ended (its owner deallocated), and the registry is to unregister it: set by
+    /// passes, without the lock (see ``_Slot/markEnded()``), and read under it.
+    @inlinable
+    @inline(always)
+    static var endedBit: Int64 { 16 }
+
     @inlinable
     @inline(always)
     static var removedBit: Int64 { Int64.min }
@@ -93,7 +99,7 @@ struct _SlotKey: Equatable {
     /// How far the registration number is shifted past the flags.
     @inlinable
     @inline(always)
-    static var registrationShift: Int64 { 4 }
+    static var registrationShift: Int64 { 5 }
 
     /// The largest registration number a key can hold.
     @inlinable
@@ -160,6 +166,11 @@ struct _SlotKey: Equatable {
     var holding: _Holding {
         isOwned ? .owned : isStrong ? .strong : .weak
     }
+
+    /// Whether a pass found the registration ended with its owner (see ``_Slot/markEnded()``).
+    @inlinable
+    @inline(always)
+    var isEnded: Bool { rawValue & Self.endedBit != 0 }
 
     /// Whether the slot still owns its weak reference and, if strong, its delegate.
     @inlinable
@@ -286,6 +297,16 @@ package struct _Slot {
         unsafe _SlotKey(rawValue: _multicast_load_relaxed_64(keyWord))
     }
 
+    /// Records in the key that a pass found the slot's registration ended with its owner: the one change that a
+    /// pass makes, without the lock, for the registry to unregister the registration at the pass's end (see
+    /// ``_Registry/reclaimEnded(in:from:to:_:)``). An atomic OR, so that it keeps any other change of the key; a
+    /// registration that has ended stays ended, so the bit is true whenever it is read.
+    @inlinable
+    @inline(always)
+    func markEnded() {
+        unsafe _multicast_fetch_or_relaxed_64(keyWord, _SlotKey.endedBit)
+    }
+
     /// Changes the key; call it with the lock held.
     ///
     /// A relaxed store is enough: a pass that reads the key after `remove` returned (in the order that the
@@ -369,6 +390,12 @@ package struct _Slot {
     package var object: Unmanaged<AnyObject> {
         unsafe Unmanaged<AnyObject>.fromOpaque(
             UnsafeRawPointer(delegate).assumingMemoryBound(to: UnsafeRawPointer.self).pointee)
+    }
+
+    /// The owner, unretained: the delegate's object but for an owned registration. Valid while something keeps the
+    /// owner alive: a pass keeps it through the turn of the delegate it gave (see ``_Pass/next(keeping:)``).
+    package var owner: Unmanaged<AnyObject> {
+        unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: state.pointee.owner)!)
     }
 
     /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
@@ -787,27 +814,27 @@ struct _StorageHandle {
 // The loops over a storage's slots: here, beside the slot operations they repeat, so that an unoptimized build
 // inlines those operations into each loop instead of calling them once per slot (a debug build inlines only
 // from the same file: see "Writing the call path" in CONTRIBUTING.md; in another file, they cost a debug build's
-// bulk add and remove 7% more). They run only when a storage is searched for dead delegates, grows, is
+// bulk add and remove 7% more). They run only when a storage is searched for ended registrations, grows, is
 // compacted or is freed.
 extension _Slot {
-    /// The first slot from `position` up to `count`, counting from `base` in steps of `stride`, whose
-    /// registration ended with its owner (a weak delegate, or an owned delegate's owner, found dead), with its key;
-    /// nil if there is none. A pass's search for dead registrations, which an add runs over a full storage before
-    /// it grows it: a slot's one weak load, and nothing else per slot.
-    static func firstDead(base: _Slot, stride: Int, from position: Int, to count: Int)
-        -> (position: Int, key: _SlotKey)?
-    {
+    /// Marks each slot from `position` up to `count`, counting from `base` in steps of `stride`, whose registration
+    /// has ended with its owner (a weak delegate, or an owned delegate's owner, found dead; see ``markEnded()``);
+    /// returns the position of the first, or nil if there is none. The search for ended registrations that an add
+    /// runs over a full storage before it grows it: a slot's one weak load, and nothing else per slot.
+    static func markEnded(base: _Slot, stride: Int, from position: Int, to count: Int) -> Int? {
+        var first: Int?
         var slot = unsafe base.advanced(by: position, stride: stride)
         var position = position
         while position < count {
             let key = unsafe slot.key
             if unsafe key.isCallable && key.endsWithOwner && slot.ownerIsDead {
-                return (position, key)
+                if !key.isEnded { unsafe slot.markEnded() }
+                if first == nil { first = position }
             }
             unsafe slot = slot.advanced(by: 1, stride: stride)
             position += 1
         }
-        return nil
+        return first
     }
 }
 

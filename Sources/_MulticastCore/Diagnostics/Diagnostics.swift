@@ -48,6 +48,16 @@ package enum _Diagnostics {
     }
 }
 
+/// What a multicast's diagnostics are told of the registrations that passes unregister because they ended with their
+/// owners (a weak delegate, or the owner of an owned one, deallocated), whatever the pass: a call, an iteration,
+/// `count`, or the search that an add makes before the storage grows. Told under the core's lock, only while
+/// diagnostics are on somewhere, so that it costs nothing else; it must not take the core's lock, nor call out to
+/// user code.
+package protocol _EndedRegistrationsObserver: AnyObject, Sendable {
+    /// The registrations numbered `registrations` ended, and were unregistered.
+    func registrationsEnded(_ registrations: [Int64])
+}
+
 extension _Core {
     /// The number of `owner`'s registration (an owned one if `owned`, else `owner` as a delegate of its own), if
     /// it has one: what an add that diagnostics watch asks once it has added.

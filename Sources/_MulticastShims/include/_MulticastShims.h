@@ -20,6 +20,11 @@ static inline void _multicast_store_relaxed_64(int64_t *_Nonnull word, int64_t v
     __atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
 
+/// Sets the bits of `mask` in the 64-bit `*word` with no ordering.
+static inline void _multicast_fetch_or_relaxed_64(int64_t *_Nonnull word, int64_t mask) {
+    __atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
+}
+
 /// Loads `*word` with acquire ordering.
 static inline intptr_t _multicast_load_acquire(const intptr_t *_Nonnull word) {
     return __atomic_load_n(word, __ATOMIC_ACQUIRE);

@@ -23,3 +23,20 @@ extension MulticastDelegate {
     /// The current storage, to tell whether a change replaced it.
     var storageIdentity: ObjectIdentifier { _core.withLock { ObjectIdentifier($0.storage) } }
 }
+
+extension MulticastDelegate {
+    /// The slots of the current storage and of the older ones kept for passes that still own their references
+    /// (a delegate's weak reference or count, an owner's pin), and how many of those pin an owner's memory.
+    var slotsOwningReferences: (all: Int, pinningOwners: Int) {
+        _core.withLock { registry in
+            var counted = (all: 0, pinningOwners: 0)
+            for storage in [registry.storage] + (registry.deferred.retired ?? []) {
+                for position in 0..<storage.slots.count where storage.slots.key(at: position).ownsReferences {
+                    counted.all += 1
+                    if storage.slots.key(at: position).pinsOwner { counted.pinningOwners += 1 }
+                }
+            }
+            return counted
+        }
+    }
+}
