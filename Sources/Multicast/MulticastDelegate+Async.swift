@@ -316,14 +316,17 @@ extension MulticastDelegate where Delegate: Sendable {
             }
             // Every delegate is listed before the first task starts: a task that removed delegates while the
             // listing walked them would otherwise leave later ones with no task.
-            return try await _map(Array(_multicast), transform)
+            return try await _map(Array(_multicast)) { _, delegate async throws(Failure) in
+                try await transform(delegate)
+            }
         }
 
         /// Asks each of `delegates` at once, each in a child task, and returns their answers in the order of
-        /// `delegates`: ``map(_:)``, once the delegates are listed.
+        /// `delegates`: ``map(_:)``, once the delegates are listed. `transform` is given each delegate's position
+        /// in `delegates` too.
         @inlinable
         nonisolated(nonsending) func _map<Answer: Sendable, Failure: Error>(
-            _ delegates: consuming [Delegate], _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
+            _ delegates: consuming [Delegate], _ transform: @Sendable (Int, Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
             // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
             // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
@@ -331,9 +334,9 @@ extension MulticastDelegate where Delegate: Sendable {
             // closure that returns a `Result` rather than `transform` itself, so that no generic code needs the
             // runtime metadata of a typed-throws function type, which Apple platforms have only from macOS 15
             // and iOS 18 on.
-            let attempt = { @Sendable (delegate: Delegate) async -> Result<Answer, Failure> in
+            let attempt = { @Sendable (index: Int, delegate: Delegate) async -> Result<Answer, Failure> in
                 do throws(Failure) {
-                    return .success(try await transform(delegate))
+                    return .success(try await transform(index, delegate))
                 } catch {
                     return .failure(error)
                 }
@@ -343,7 +346,7 @@ extension MulticastDelegate where Delegate: Sendable {
                     let count = delegates.count
                     for index in 0..<count {
                         let delegate = delegates[index]
-                        group.addTask { (index, await attempt(delegate)) }
+                        group.addTask { (index, await attempt(index, delegate)) }
                     }
                     delegates = []  // from here on, each task alone holds its delegate, until its body returns
                     var answers = [Answer?](repeating: nil, count: count)

@@ -53,9 +53,10 @@ extension MulticastDelegate: CustomReflectable {
         let kind = _core.delegateKind
         let children = registeredDelegates().map { registered -> Mirror.Child in
             let site = registered.site.map { " (\($0))" } ?? ""
+            let holding = _describeHolding(registered.retention, ownerType: registered.ownerType, site: nil)
             return switch registered.retention {
-            case .strong: (label: "strong" + site, value: registered.delegate)
-            case .weak: (label: "weak" + site, value: _WeakMirrorChild(delegate: registered.delegate, kind: kind))
+            case .strong: (label: holding + site, value: registered.delegate)
+            case .weak: (label: holding + site, value: _WeakMirrorChild(delegate: registered.delegate, kind: kind))
             }
         }
         return Mirror(self, children: children, displayStyle: .collection)
@@ -67,9 +68,9 @@ extension MulticastDelegate {
     /// with `sites`, where it was added.
     func _describe(_ typeName: String, sites: Bool, _ describe: (Delegate) -> String) -> String {
         let delegates = registeredDelegates().map { registered in
-            let retention = registered.retention == .strong ? "strong" : "weak"
-            let site = sites ? registered.site.map { ", \($0)" } ?? "" : ""
-            return "\(describe(registered.delegate)) (\(retention)\(site))"
+            let holding = _describeHolding(
+                registered.retention, ownerType: registered.ownerType, site: sites ? registered.site : nil)
+            return "\(describe(registered.delegate)) (\(holding))"
         }
         let label = label.map { "(label: \(String(reflecting: $0)))" } ?? ""
         return "\(typeName)\(label)[\(delegates.joined(separator: ", "))]"

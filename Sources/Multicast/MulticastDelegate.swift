@@ -104,8 +104,8 @@ public final class MulticastDelegate<Delegate> {
     ///   box, which the multicast cannot hold weakly): not a closure, an optional, a struct, an enum, a tuple or
     ///   a metatype. Declare a protocol for the events instead.
     public init() {
-        _core = Self._makeCore()
         _notes = _Notes(label: nil)
+        _core = Self._makeCore(notes: _notes)
     }
 
     /// Creates a multicast with no delegates, named `label` in its traces and descriptions.
@@ -121,20 +121,20 @@ public final class MulticastDelegate<Delegate> {
     /// - Parameter label: The multicast's name in traces and in ``debugDescription``.
     /// - Precondition: `Delegate` is a type that ``init()`` accepts.
     public init(label: String) {
-        _core = Self._makeCore()
         _notes = _Notes(label: label)
+        _core = Self._makeCore(notes: _notes)
     }
 
-    /// The core of a new multicast; stops the program, with a message that says what to declare instead, if
-    /// `Delegate` cannot be a delegate type (see ``_DelegateKind``).
-    static func _makeCore() -> _Core {
+    /// The core of a new multicast, which tells `notes` of the registrations that end; stops the program, with a
+    /// message that says what to declare instead, if `Delegate` cannot be a delegate type (see ``_DelegateKind``).
+    static func _makeCore(notes: _Notes) -> _Core {
         let kind: _DelegateKind
         do {
             kind = try _DelegateKind(of: Delegate.self)
         } catch {
             _refuse(error)
         }
-        return _Core(layout: _DelegateLayout(of: Delegate.self), delegateKind: kind)
+        return _Core(layout: _DelegateLayout(of: Delegate.self), delegateKind: kind, endedRegistrationsObserver: notes)
     }
 
     /// The name given to ``init(label:)``; nil for a multicast made with ``init()``.
@@ -401,11 +401,16 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// When it returns, no call that starts afterwards calls the delegate, and a call already under way does not
     /// call it either if its turn has not come yet. The delegate is released at once, or, if a call is under way,
-    /// when the last such call ends. From the owner's `deinit`, where its registration has ended already, it
-    /// releases the delegate.
+    /// when the last such call ends.
+    ///
+    /// From the owner's `deinit` the registration has ended already, with the owner: the first call, iteration or
+    /// add that reaches it, on any thread, releases it. The removal releases the delegate if nothing has yet, and
+    /// answers whether it did: `false` if a call on another thread got there first. Either way the delegate is
+    /// released.
     ///
     /// - Parameter owner: The owner whose registration to remove, by identity.
-    /// - Returns: `true` if `owner` had a registration, `false` otherwise.
+    /// - Returns: `true` if this removal ended `owner`'s registration; `false` if `owner` has none: none was made,
+    ///   it was removed or replaced, or, from the owner's `deinit`, it was released already.
     /// - Complexity: Amortized O(1), as ``remove(_:)``.
     @inlinable
     @discardableResult

@@ -15,14 +15,14 @@ import Multicast
 /// times among `N` owned registrations and prints ns per replace, `--ranges FILE...` prints the range of each
 /// target and headline ratio over several runs' `--json` files, `--churn NAME N SECONDS` one contender under
 /// churn, for profiling, and `--figure NAME COUNT` one of the figures that Scripts/check-figures.sh counts.
-/// `--diagnostics traced` or `--diagnostics elsewhere`, with any of them, measures Multicast with diagnostics on. `--markdown FILE` writes the tables that a run, `--bulk-only` or `--ranges`
-/// prints to FILE as well.
+/// `--diagnostics traced`, `watched` or `elsewhere`, with any of them, measures Multicast with diagnostics on.
+/// `--markdown FILE` writes the tables that a run, `--bulk-only` or `--ranges` prints to FILE as well.
 @main
 struct MulticastBenchmarks {
     static func main() throws {
         var arguments = CommandLine.arguments.dropFirst()
         if let flag = arguments.firstIndex(of: "--diagnostics") {
-            guard flag + 1 < arguments.endIndex else { usage("--diagnostics needs traced or elsewhere") }
+            guard flag + 1 < arguments.endIndex else { usage("--diagnostics needs traced, watched or elsewhere") }
             switchOnDiagnostics(arguments[flag + 1])
             arguments.removeSubrange(flag...(flag + 1))
         }
@@ -96,7 +96,7 @@ struct MulticastBenchmarks {
             """
             usage: MulticastBenchmarks [--quick] [--json FILE] [--require-zero-allocations]
                    MulticastBenchmarks [--quick] --bulk-only
-                   (any of these) --diagnostics traced|elsewhere
+                   (any of these) --diagnostics traced|watched|elsewhere
                    (a run, --bulk-only or --ranges) --markdown FILE: the tables it prints, written to FILE too
                    MulticastBenchmarks --count-allocations CONTENDER N CALLS
                    MulticastBenchmarks --add-remove CONTENDER N
@@ -117,16 +117,19 @@ struct MulticastBenchmarks {
     nonisolated(unsafe) static var diagnosedElsewhere: MulticastDelegate<any Receiver>?
 
     /// Turns diagnostics on for the run: `traced` traces every multicast's call into a handler that does
-    /// nothing, which is what tracing itself costs; `elsewhere` turns them on for one multicast that is never
-    /// called, which is what the others pay while some multicast is traced.
+    /// nothing, which is what tracing itself costs; `watched` records sites for every multicast
+    /// (`recordingSites`), whose calls note which delegates they reached; `elsewhere` turns them on for one
+    /// multicast that is never called, which is what the others pay while some multicast is traced.
     static func switchOnDiagnostics(_ mode: String) {
         switch mode {
         case "traced":
             MulticastDiagnostics.processWide = MulticastDiagnostics(traceHandler: { _ in })
+        case "watched":
+            MulticastDiagnostics.processWide = .recordingSites
         case "elsewhere":
             diagnosedElsewhere = MulticastDelegate<any Receiver>(label: "elsewhere")
             diagnosedElsewhere?.diagnostics = MulticastDiagnostics(traceHandler: { _ in })
-        default: usage("--diagnostics takes traced or elsewhere")
+        default: usage("--diagnostics takes traced, watched or elsewhere")
         }
         print("diagnostics: \(mode)")
     }

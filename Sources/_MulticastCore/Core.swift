@@ -156,7 +156,9 @@ package final class _Core {
     /// lock for all it found; while the pass is still counted in, the storage it read is still there to read.
     @usableFromInline
     @inline(never)
-    func passEnded(findingEndedIn base: _Slot, stride: Int, from first: Int, to end: Int, readers: UnsafeMutablePointer<Int>) {
+    func passEnded(
+        findingEndedIn base: _Slot, stride: Int, from first: Int, to end: Int, readers: UnsafeMutablePointer<Int>
+    ) {
         let observer = _Diagnostics.areOnAnywhere ? endedRegistrationsObserver : nil
         change { registry, garbage in
             var ended: [Int64] = []

@@ -140,7 +140,9 @@ package struct _Pass: ~Copyable {
     /// without giving any slot: the search that an add makes before the storage grows (see
     /// ``_Core/reclaimEndedRegistrations()``). A slot's weak load, or a pinned owner's, and nothing else per slot.
     mutating func markEndedRegistrations() {
-        if let first = unsafe _Slot.markEnded(base: base, stride: stride, from: position, to: count), firstEnded == count {
+        if let first = unsafe _Slot.markEnded(base: base, stride: stride, from: position, to: count),
+            firstEnded == count
+        {
             firstEnded = first
         }
         position = count
@@ -179,7 +181,8 @@ package struct _Pass: ~Copyable {
     @inline(always)
     func end() {
         if firstEnded < count {
-            unsafe core.passEnded(findingEndedIn: base, stride: stride, from: firstEnded, to: position, readers: readers)
+            unsafe core.passEnded(
+                findingEndedIn: base, stride: stride, from: firstEnded, to: position, readers: readers)
         } else if unsafe _Readers.leave(readers) {
             unsafe core.lastReaderLeft()
         }

@@ -565,6 +565,143 @@ import Testing
         DispatchTime.now().uptimeNanoseconds
     }
 
+    @Test func anOwnedRegistrationIsTracedAsOwnedWithItsOwnersClass() throws {
+        let delegates = MulticastDelegate<any Listener>(label: "owned-trace")
+        let traces = Guarded<[MulticastTrace]>([])
+        delegates.diagnostics = Self.collecting("owned-trace", into: traces)
+        let owner = Subscriber()
+        let weak = Recorder("weak", log: log)
+        defer { extendLifetime((owner, weak)) }
+        delegates.add(weak)
+        let line = #line + 1
+        delegates.add(Recorder("owned", log: log), ownedBy: owner)
+        delegates.call { $0.hear(1) }
+        let turns = try #require(traces.value.first).turns
+        #expect(turns.map(\.retention) == [.weak, .strong])
+        #expect(turns.map { $0.ownerType.map { "\($0)" } } == [nil, "Subscriber"])
+        #expect(
+            turns.last?.description.hasPrefix("Recorder (owned by Subscriber, DiagnosticsTests.swift:\(line)) ") == true
+        )
+        #expect(
+            traces.value.first?.description.contains("Recorder (owned by Subscriber, DiagnosticsTests.swift:\(line))")
+                == true)
+    }
+
+    /// A listing on another thread meets each delegate with its site, however soon after its add it runs: the add
+    /// records the site before any pass can meet the registration.
+    @Test func aListingMadeWhileDelegatesAreAddedNeverMissesTheirSites() {
+        let delegates = MulticastDelegate<any Listener & Sendable>(label: "listing-while-adding")
+        delegates.diagnostics = .recordingSites
+        let listeners = (0..<3000).map { SharedListener("l\($0)") }
+        defer { extendLifetime(listeners) }
+        let (missing, done) = (Guarded(0), Guarded(false))
+        onThreads(2) { thread in
+            if thread == 0 {
+                for listener in listeners { delegates.add(listener, retention: .strong) }
+                done.withValue { $0 = true }
+            } else {
+                while !done.value {
+                    let unsited = delegates.registeredDelegates().filter { $0.site == nil }.count
+                    missing.withValue { $0 += unsited }
+                }
+            }
+        }
+        #expect(missing.value == 0)
+        #expect(delegates.registeredDelegates().allSatisfy { $0.site != nil })
+    }
+
+    /// Two threads replace one owner's registration again and again, each with a delegate of its own class, from a
+    /// line of its own: every listing and every turn shows each registration with the site of the add that made it.
+    @Test func racingReplacementsKeepEachRegistrationsOwnSiteAndClass() {
+        let delegates = MulticastDelegate<any Listener & Sendable>(label: "racing-replacements")
+        let mismatches = Guarded<[String]>([])
+        delegates.diagnostics = MulticastDiagnostics(traceHandler: { trace in
+            for turn in trace.turns where turn.site?.line != Self.replacementLine(of: turn.delegateType) {
+                mismatches.withValue { $0.append("turn: \(turn)") }
+            }
+        })
+        let owner = Subscriber()
+        defer { extendLifetime(owner) }
+        let done = Guarded(0)
+        onThreads(4) { thread in
+            switch thread {
+            case 0, 1:
+                for _ in 0..<3000 { Self.replace(in: delegates, ownedBy: owner, fromFirst: thread == 0) }
+                done.withValue { $0 += 1 }
+            case 2:
+                while done.value < 2 { delegates.call { $0.hear(1) } }
+            default:
+                while done.value < 2 {
+                    for registered in delegates.registeredDelegates()
+                    where registered.site?.line != Self.replacementLine(of: type(of: registered.delegate)) {
+                        mismatches.withValue {
+                            $0.append("listed: \(registered.delegate.name) at \(String(describing: registered.site))")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.value.isEmpty, "\(mismatches.value.prefix(5))")
+        #expect(delegates.count == 1)
+    }
+
+    /// The replacements of `racingReplacementsKeepEachRegistrationsOwnSiteAndClass()`, each class from its own line.
+    static func replace(
+        in delegates: MulticastDelegate<any Listener & Sendable>, ownedBy owner: AnyObject, fromFirst: Bool
+    ) {
+        if fromFirst {
+            delegates.add(FirstReplacement("first"), ownedBy: owner, line: replacementLine(of: FirstReplacement.self))
+        } else {
+            delegates.add(
+                SecondReplacement("second"), ownedBy: owner, line: replacementLine(of: SecondReplacement.self))
+        }
+    }
+
+    /// The line that `replace(in:ownedBy:fromFirst:)` gives as the site of an add of a delegate of `type`.
+    static func replacementLine(of type: Any.Type) -> UInt {
+        type == FirstReplacement.self ? 1001 : 1002
+    }
+
+    final class FirstReplacement: Listener, Sendable {
+        let name: String
+        init(_ name: String) { self.name = name }
+        func hear(_ event: Int) {}
+    }
+
+    final class SecondReplacement: Listener, Sendable {
+        let name: String
+        init(_ name: String) { self.name = name }
+        func hear(_ event: Int) {}
+    }
+
+    /// An object that owns a registration.
+    final class Subscriber: Sendable {}
+
+    /// One object registered twice, weakly and owned: a traced concurrent call gives each registration a child task
+    /// and a turn of its own, each timed by its own task.
+    @Test func aConcurrentCallTimesTwoRegistrationsOfOneObjectEachInItsOwnTurn() async throws {
+        let delegates = MulticastDelegate<any Worker>(label: "concurrently-twice")
+        let traces = Guarded<[MulticastTrace]>([])
+        delegates.diagnostics = Self.collecting("concurrently-twice", into: traces)
+        let worker = NamedWorker("twice")
+        let owner = Subscriber()
+        defer { extendLifetime((worker, owner)) }
+        delegates.add(worker)
+        delegates.add(worker, ownedBy: owner)
+
+        await delegates.concurrently.call { _ in try? await Task.sleep(nanoseconds: 5_000_000) }
+
+        let trace = try #require(traces.value.first)
+        let turns = trace.turns
+        #expect(turns.map(\.delegateID) == [ObjectIdentifier(worker), ObjectIdentifier(worker)])
+        #expect(turns.map { $0.ownerType == nil } == [true, false])
+        #expect(
+            turns.allSatisfy {
+                $0.elapsedNanoseconds >= 5_000_000 && $0.elapsedNanoseconds <= trace.elapsedNanoseconds
+            },
+            "\(turns.map(\.elapsedNanoseconds)) in \(trace.elapsedNanoseconds)")
+    }
+
     @MainActor
     @Test func aForwarderIsRecordedAtTheSiteOfEvents() {
         let signIns = MulticastDelegate<any SignInObserver>()

@@ -1,4 +1,5 @@
 import Multicast
+import MulticastChecks
 import Testing
 
 /// Registrations made with `add(_:ownedBy:)`: a delegate held strongly for as long as its owner lives, found,
@@ -60,7 +61,7 @@ import Testing
         #expect(delegates.isEmpty)
         delegates.call { $0.hear(1) }
         #expect(log.calls.isEmpty)
-        // The call found the ended registration, a quarter or more of those it visited, and reclaimed it.
+        // The call found the ended registration, and released it as it ended.
         #expect(owned() == nil)
     }
 
@@ -184,6 +185,84 @@ import Testing
         #expect(delegates.count == 0)
     }
 
+    /// From the owner's deinit, the registration has ended: a call that reaches it first releases it, and the
+    /// removal that follows answers that there was nothing left to remove.
+    @Test func aRemovalFromTheOwnersDeinitAfterACallReleasedTheRegistrationAnswersFalse() {
+        let delegates = MulticastDelegate<any Listener>()
+        let removed = Box<Bool?>(nil)
+        var owned: () -> Recorder? = { nil }
+        do {
+            let owner = Owner { owner in
+                delegates.call { $0.hear(1) }  // finds the registration ended, and releases it
+                removed.value = delegates.remove(ownedBy: owner)
+            }
+            owned = addOwnedRecorder("owned", to: delegates, ownedBy: owner)
+            extendLifetime(owner)
+        }
+        #expect(removed.value == false)
+        #expect(owned() == nil)
+        #expect(log.calls.isEmpty)
+    }
+
+    /// Owners die on other threads while calls and adds run: each owner's deinit removes its registration, and
+    /// answers `true` unless a call or an add released it first; every delegate is released, and none is called
+    /// once its owner is dead.
+    @Test func removalsFromOwnersDeinitsRacingCallsAndAddsReleaseEveryDelegate() {
+        let delegates = MulticastDelegate<any Listener & Sendable>()
+        let released = Box(0)
+        let lock = CheckLock()
+        let answers = Box<[Bool]>([])
+        final class Counted: Listener, @unchecked Sendable {
+            let name = "counted"
+            let onDeinit: () -> Void
+            init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+            func hear(_ event: Int) {}
+            deinit { onDeinit() }
+        }
+        final class RemovingOwner: @unchecked Sendable {
+            let delegates: MulticastDelegate<any Listener & Sendable>
+            let answer: (Bool) -> Void
+            init(_ delegates: MulticastDelegate<any Listener & Sendable>, answer: @escaping (Bool) -> Void) {
+                (self.delegates, self.answer) = (delegates, answer)
+            }
+            deinit { answer(delegates.remove(ownedBy: self)) }
+        }
+        let owners = Box<[RemovingOwner?]>(
+            (0..<600).map { _ in RemovingOwner(delegates) { answer in lock.withLock { answers.value.append(answer) } } }
+        )
+        for owner in owners.value {
+            delegates.add(Counted { lock.withLock { released.value += 1 } }, ownedBy: owner!)
+        }
+        let done = Box(false)
+        onThreads(3) { thread in
+            switch thread {
+            case 0:
+                while !lock.withLock({ done.value }) { delegates.call { $0.hear(1) } }
+            case 1:
+                var extra: [SharedListener] = []
+                while !lock.withLock({ done.value }) {
+                    let listener = SharedListener("extra")
+                    delegates.add(listener)  // weak: dies at once, and each add may search before growing
+                    extra.append(listener)
+                    if extra.count > 64 { extra.removeAll() }
+                }
+            default:
+                for index in 0..<600 {
+                    let owner = lock.withLock { () -> RemovingOwner? in
+                        defer { owners.value[index] = nil }
+                        return owners.value[index]
+                    }
+                    extendLifetime(owner)  // its last reference: its deinit runs here
+                }
+                lock.withLock { done.value = true }
+            }
+        }
+        delegates.call { $0.hear(2) }
+        #expect(lock.withLock { released.value } == 600)
+        #expect(lock.withLock { answers.value.count } == 600)
+        #expect(delegates.count == 0)
+    }
+
     @Test func anOwnersDeinitThatRegistersAgainRegistersNothing() {
         let delegates = MulticastDelegate<any Listener>()
         let answer = Box<Bool?>(nil)
@@ -229,13 +308,24 @@ import Testing
         extendLifetime(owner)
     }
 
-    @Test func anOwnedDelegateIsDescribedAsHeldStrongly() {
+    @Test func anOwnedDelegateIsDescribedAsOwnedWithItsOwnersClassEverywhere() {
         let delegates = MulticastDelegate<any Listener>()
         let owner = Owner()
-        defer { extendLifetime(owner) }
+        let strong = Recorder("strong", log: log)
+        let weak = Recorder("weak", log: log)
+        defer { extendLifetime((owner, strong, weak)) }
+        delegates.add(weak)
         _ = addOwnedRecorder("owned", to: delegates, ownedBy: owner)
-        #expect(String(describing: delegates).contains("Recorder (strong)"))
-        #expect(delegates.registeredDelegates().map(\.retention) == [.strong])
+        delegates.add(strong, retention: .strong)
+        #expect(
+            String(describing: delegates)
+                == "MulticastDelegate<Listener>[MulticastTests.Recorder (weak), MulticastTests.Recorder (owned by Owner), "
+                + "MulticastTests.Recorder (strong)]")
+        #expect(String(reflecting: delegates).contains("MulticastTests.Recorder (owned by Owner)"))
+        let registered = delegates.registeredDelegates()
+        #expect(registered.map(\.retention) == [.weak, .strong, .strong])
+        #expect(registered.map { $0.ownerType.map { "\($0)" } } == [nil, "Owner", nil])
+        #expect(Mirror(reflecting: delegates).children.map(\.label) == ["weak", "owned by Owner", "strong"])
     }
 
     @Test func aMulticastOfAClassTypeTakesOwnedRegistrations() {

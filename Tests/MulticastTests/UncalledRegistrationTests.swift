@@ -166,6 +166,59 @@ import Testing
         )
     }
 
+    /// The newcomer's case: a delegate added weakly by mistake is freed at once; it was the first registration, and
+    /// the next add, which finds the list of delegates full, finds it gone before any call.
+    @Test func aFirstDelegateFreedBeforeALaterAddIsNamedByTheNextTraceAndListed() throws {
+        let delegates = MulticastDelegate<any Listener>(label: "first-freed")
+        let traces = Guarded<[MulticastTrace]>([])
+        delegates.diagnostics = Self.collecting(into: traces)
+        let line = #line + 1
+        delegates.add(Recorder("gone", log: log))  // freed at once: nothing else holds it
+        let kept = Recorder("kept", log: log)
+        defer { extendLifetime(kept) }
+        delegates.add(kept)
+
+        #expect(delegates.registrationsEndedBeforeTheirFirstCall().map(\.site.line) == [UInt(line)])
+        delegates.call { $0.hear(1) }
+        let trace = try #require(traces.value.first)
+        #expect(
+            trace.endedBeforeTheirFirstCall.map(\.description) == [
+                "Recorder (weak, UncalledRegistrationTests.swift:\(line))"
+            ])
+        #expect(log.calls == ["kept"])
+    }
+
+    /// The path the article advises: sites recorded from launch, tracing turned on once something looks wrong. A
+    /// registration that ended before any call, found gone by calls that settings only watched, is named by the
+    /// first trace; one whose delegate such a call called is not.
+    @Test func withSitesRecordedFromTheStartTheFirstTraceNamesARegistrationGoneBeforeAnyCall() throws {
+        let delegates = MulticastDelegate<any Listener>(label: "recording-then-tracing")
+        delegates.diagnostics = .recordingSites
+        var calledOnce: Recorder? = Recorder("called", log: log)
+        delegates.add(calledOnce!)
+        let kept = Recorder("kept", log: log)
+        defer { extendLifetime(kept) }
+        delegates.add(kept)
+        delegates.call { $0.hear(1) }
+        calledOnce = nil
+        var gone: Recorder? = Recorder("gone", log: log)
+        let line = #line + 1
+        delegates.add(gone!)
+        gone = nil
+        delegates.call { $0.hear(2) }  // finds both gone: only watched
+        delegates.call { $0.hear(3) }
+
+        let traces = Guarded<[MulticastTrace]>([])
+        delegates.diagnostics = Self.collecting(into: traces)
+        delegates.call { $0.hear(4) }
+        delegates.call { $0.hear(5) }
+
+        #expect(traces.value.count == 2)
+        #expect(traces.value.first?.endedBeforeTheirFirstCall.map(\.site.line) == [UInt(line)])
+        #expect(traces.value.last?.endedBeforeTheirFirstCall.isEmpty == true)  // named once
+        #expect(delegates.registrationsEndedBeforeTheirFirstCall().map(\.site.line) == [UInt(line)])
+    }
+
     @Test func anInTurnCallNamesARegistrationItFoundGone() async {
         let delegates = MulticastDelegate<any Listener>(label: "in-turn-uncalled")
         let traces = Guarded<[MulticastTrace]>([])

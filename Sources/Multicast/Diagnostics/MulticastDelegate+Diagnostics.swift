@@ -151,28 +151,37 @@ extension MulticastDelegate {
         set { _notes.settings = newValue.map(_DiagnosticsBox.init) }
     }
 
-    /// A registered delegate, how it is held, and where it was added.
+    /// A registered delegate, how it is held, its owner's class if it has one, and where it was added.
     public struct RegisteredDelegate {
         /// The delegate: a strong reference, which the snapshot keeps until it is let go of.
         public let delegate: Delegate
 
-        /// How the multicast holds the delegate.
+        /// How the multicast holds the delegate: ``Retention/strong`` for a delegate added with
+        /// ``MulticastDelegate/add(_:ownedBy:file:line:)`` too, which ``ownerType`` tells apart.
         public let retention: Retention
+
+        /// The owner's class, for a registration made with ``MulticastDelegate/add(_:ownedBy:file:line:)``, which the
+        /// multicast keeps while its owner lives; nil for a weak or strong registration, whose delegate is its own
+        /// owner.
+        public let ownerType: (any AnyObject.Type)?
 
         /// Where the delegate was added, if diagnostics were on for the multicast or the process then.
         public let site: RegistrationSite?
     }
 
-    /// The live delegates, in the order they are called, each with how it is held and where it was added: for a
-    /// leak hunt, the strong delegates and whoever added them.
+    /// The live delegates, in the order they are called, each with how it is held, its owner's class if it has one,
+    /// and where it was added: for a leak hunt, the delegates that the multicast alone keeps alive, and whoever
+    /// added them.
     ///
     /// ```swift
-    /// for registered in hub.registeredDelegates() where registered.retention == .strong {
-    ///     print(registered.delegate, registered.site.map { "added at \($0)" } ?? "")
+    /// for registered in hub.registeredDelegates() where registered.retention == .strong && registered.ownerType == nil {
+    ///     print(registered.delegate, registered.site.map { "added at \($0)" } ?? "")  // kept until removed
     /// }
     /// ```
     ///
-    /// A site is known for the delegates added while diagnostics were on for this multicast or the process.
+    /// A delegate held ``Retention/strong`` with no ``RegisteredDelegate/ownerType`` is kept until it is removed; one
+    /// with an owner type is kept while its owner lives, and released once the owner is gone. A site is known for the
+    /// delegates added while diagnostics were on for this multicast or the process.
     ///
     /// - Returns: A snapshot that holds every delegate in it strongly: let go of it when done.
     /// - Complexity: O(*n*): one pass, and the lock of the multicast's diagnostics twice, around the pass, to read
@@ -186,7 +195,8 @@ extension MulticastDelegate {
         registered.reserveCapacity(delegates.count)
         for (live, record) in zip(delegates, records) {
             registered.append(
-                RegisteredDelegate(delegate: live.delegate, retention: live.retention, site: record?.site))
+                RegisteredDelegate(
+                    delegate: live.delegate, retention: live.retention, ownerType: live.ownerType, site: record?.site))
         }
         return registered
     }
@@ -201,14 +211,14 @@ extension MulticastDelegate {
     /// }
     /// ```
     ///
-    /// A registration is listed if it was made while settings that trace calls applied to this multicast, and
-    /// every call of the multicast since then was traced (calls made while diagnostics were off, or with
-    /// ``MulticastDiagnostics/recordingSites``, may have called it, unseen). It is listed once found gone: by a
-    /// traced call whose pass came to it, or by this method, which looks. A registration that was removed is not
-    /// listed, nor one whose delegate was called. Iterating the multicast, and its synchronous `map`, `first` and
-    /// `contains`, are not calls: a delegate reached only that way is listed. A traced call on another thread
-    /// that reaches a delegate while its `add` is still recording it does not mark it called: should it die later,
-    /// it is listed though it was called once. The list keeps the latest ``UncalledRegistration/kept``.
+    /// A registration is listed if it was made while settings applied to this multicast (its own, or the process's:
+    /// ``MulticastDiagnostics/recordingSites`` is enough), and diagnostics have applied to every call of the
+    /// multicast since then (a call made while they were off may have called it, unseen). It is listed once found
+    /// gone, by whatever reached its slot first: a call, an iteration, `count`, the search that an add makes before
+    /// the list of delegates grows, or this method, which looks. A registration that was removed is not listed,
+    /// nor one whose delegate was called. Iterating the multicast, and its synchronous `map`, `first` and
+    /// `contains`, are not calls: a delegate reached only that way is listed. The list keeps the latest
+    /// ``UncalledRegistration/kept``.
     ///
     /// - Complexity: O(*n*): one pass, and the lock of the multicast's diagnostics twice, around the pass.
     public func registrationsEndedBeforeTheirFirstCall() -> [UncalledRegistration] {
@@ -224,17 +234,29 @@ extension MulticastDelegate {
         return _notes.uncalled
     }
 
-    /// The live delegates, in call order, each with its retention and registration number: strong references,
-    /// for the caller to let go of. One pass, which holds the lock only to start; no delegate code runs during it.
-    func _liveDelegates() -> [(delegate: Delegate, retention: Retention, registration: Int64)] {
-        var delegates: [(delegate: Delegate, retention: Retention, registration: Int64)] = []
+    /// The live delegates, in call order, each with its retention, its owner's class if it has one, and its
+    /// registration number: strong references, for the caller to let go of. One pass, which holds the lock only to
+    /// start; no delegate code runs during it.
+    func _liveDelegates() -> [_LiveDelegate] {
+        var delegates: [_LiveDelegate] = []
         var pass = unsafe _Pass(_core)
         var keeper: AnyObject?
         while let slot = unsafe pass.next(keeping: &keeper) {
             unsafe delegates.append(
-                (slot.copyOfDelegate(as: Delegate.self), slot.isStrong ? .strong : .weak, slot.registration))
+                _LiveDelegate(
+                    delegate: slot.copyOfDelegate(as: Delegate.self), retention: slot.isStrong ? .strong : .weak,
+                    ownerType: slot.holding == .owned ? type(of: slot.owner.takeUnretainedValue()) : nil,
+                    registration: slot.registration))
         }
         return delegates
+    }
+
+    /// A live delegate as a pass finds it (see ``_liveDelegates()``).
+    struct _LiveDelegate {
+        let delegate: Delegate
+        let retention: Retention
+        let ownerType: (any AnyObject.Type)?
+        let registration: Int64
     }
 }
 
@@ -284,7 +306,7 @@ public struct UncalledRegistration: Sendable, CustomStringConvertible {
     /// The registration in a few words: `MessageLogger (weak, Logging.swift:12)`, or
     /// `Subscription (owned by Store, Store.swift:113)`. The format is for people, and may change.
     public var description: String {
-        "\(delegateTypeName) (\(ownerTypeName.map { "owned by \($0)" } ?? "weak"), \(site))"
+        "\(delegateTypeName) (\(_describeHolding(.weak, ownerType: ownerType, site: site)))"
     }
 }
 
@@ -342,8 +364,13 @@ public struct MulticastTrace: Sendable {
         /// The delegate's identity: the same for every turn of the same object while it lives.
         public let delegateID: ObjectIdentifier
 
-        /// How the multicast holds the delegate.
+        /// How the multicast holds the delegate: ``Retention/strong`` for a delegate added with
+        /// ``MulticastDelegate/add(_:ownedBy:file:line:)`` too, which ``ownerType`` tells apart.
         public let retention: Retention
+
+        /// The owner's class, for a registration made with ``MulticastDelegate/add(_:ownedBy:file:line:)``; nil for
+        /// a weak or strong registration, whose delegate is its own owner.
+        public let ownerType: (any AnyObject.Type)?
 
         /// Where the delegate was added, if diagnostics were on for the multicast or the process then.
         public let site: RegistrationSite?
@@ -364,10 +391,11 @@ public struct MulticastTrace: Sendable {
     /// The turns, in the order the delegates were called (for a concurrent call, the order they were added in).
     public let turns: [Turn]
 
-    /// The registrations that the call found ended before their first call: each weak delegate, and each owner
-    /// of an owned delegate, that was deallocated before the multicast ever called the delegate, and that no
-    /// earlier trace named. Empty but for registrations made while settings that trace calls applied, with every
-    /// call since traced (see ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()``).
+    /// The registrations found ended before their first call that no earlier trace named: each weak delegate, and
+    /// each owner of an owned delegate, that was deallocated before the multicast ever called the delegate, whether
+    /// this call found it gone or something before it did (an untraced call, an iteration, `count`, an add's search)
+    /// since the last trace. Empty but for registrations made while settings applied, with diagnostics applied to
+    /// every call since (see ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()``).
     // The subject is the registrations, as in `turns`; "ended" is the word the library uses for a registration's
     // end (`Retention`, `add(_:ownedBy:)`), whether its weak delegate or its owner died.
     public let endedBeforeTheirFirstCall: [UncalledRegistration]

@@ -34,11 +34,10 @@ extension MulticastTrace.Turn: CustomStringConvertible {
         "\(delegateType)"
     }
 
-    /// The turn in a few words: `ChatScreen (weak, ChatSession.swift:40) 9.8 µs`. The format is for people, and
-    /// may change.
+    /// The turn in a few words: `ChatScreen (weak, ChatSession.swift:40) 9.8 µs`, or
+    /// `Subscription (owned by Store, Store.swift:113) 1.1 µs`. The format is for people, and may change.
     public var description: String {
-        let site = site.map { ", \($0)" } ?? ""
-        return "\(delegateTypeName) (\(retention == .strong ? "strong" : "weak")\(site)) "
+        "\(delegateTypeName) (\(_describeHolding(retention, ownerType: ownerType, site: site))) "
             + _formatNanoseconds(elapsedNanoseconds)
     }
 }
@@ -89,15 +88,22 @@ extension MulticastDiagnostics {
             },
             slowTurnNanoseconds: slowTurnNanoseconds,
             slowTurnHandler: { turn, trace in
-                let site = turn.site.map { ", \($0)" } ?? ""
-                let retention = turn.retention == .strong ? "strong" : "weak"
+                let holding = _describeHolding(turn.retention, ownerType: turn.ownerType, site: turn.site)
                 write(
-                    "slow delegate: \(turn.delegateTypeName) (\(retention)\(site)) took "
+                    "slow delegate: \(turn.delegateTypeName) (\(holding)) took "
                         + "\(_formatNanoseconds(turn.elapsedNanoseconds)), in \(trace.multicastName) \(trace.operation)"
                 )
             }
         )
     }
+}
+
+/// How a registration holds its delegate, and where it was made, as every diagnostic prints it: `weak`, `strong`, or
+/// `owned by Store` (whose multicast holds the delegate strongly while the owner lives), then `, Store.swift:113` if
+/// the site is known.
+func _describeHolding(_ retention: Retention, ownerType: (any AnyObject.Type)?, site: RegistrationSite?) -> String {
+    let holding = ownerType.map { "owned by \($0)" } ?? (retention == .strong ? "strong" : "weak")
+    return holding + (site.map { ", \($0)" } ?? "")
 }
 
 /// `nanoseconds` for a person: `850 ns`, `14.2 µs`, `21.3 ms`, `1.5 s`, with three significant digits at most.

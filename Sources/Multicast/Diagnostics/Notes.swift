@@ -14,13 +14,9 @@ struct _Record {
     var delegateType: any AnyObject.Type
     /// The owner's class, for an owned registration.
     var ownerType: (any AnyObject.Type)?
-    /// The watch under which the registration was made, if calls were traced then; nil if not. While the
-    /// multicast's watch is still this one, every call since the registration was made has been traced.
-    var watch: _Watch?
-    /// Whether a traced call has given the delegate a turn.
-    var called = false
-    /// Whether a trace has named the registration as ended before its first call.
-    var named = false
+    /// The watch under which the registration was made. While the multicast's watch is still this one, every call
+    /// since the registration was made has been watched: diagnostics applied to it.
+    var watch: _Watch
     /// Whether the registration is in the multicast's list of those that ended before their first call.
     var listed = false
 
@@ -30,12 +26,14 @@ struct _Record {
     }
 }
 
-/// How many times a multicast's calls may have gone untraced: a record made under one watch knows whether its
-/// delegate was called only while the watch lasts. The multicast's count goes up with each call that is not
-/// traced while diagnostics are on somewhere (settings that trace nothing, none that apply, a call from a
-/// handler), and each time its own settings are set to some that trace nothing, or cleared; the process's, each
-/// time the process-wide settings are. (Calls made while diagnostics are off everywhere follow such a change.)
-/// A watch that began under the multicast's own settings does not depend on the process's: those settings, while
+/// How many times a multicast's calls may have gone unwatched: a record made under one watch knows whether its
+/// delegate was called only while the watch lasts. Every call made while settings apply to the multicast is
+/// watched: a call that settings trace records its turns with their times, and one under settings that trace
+/// nothing (``MulticastDiagnostics/recordingSites``) notes how far it called (see `calledThrough`). The
+/// multicast's count goes up with each call that is not watched while diagnostics are on somewhere (no settings
+/// apply, or a call from a handler), and each time its own settings are cleared; the process's, each time the
+/// process-wide settings are cleared. (Calls made while diagnostics are off everywhere follow such a change.) A
+/// watch that began under the multicast's own settings does not depend on the process's: those settings, while
 /// they are set, decide every call of the multicast.
 struct _Watch {
     var multicastGaps: Int
@@ -64,9 +62,10 @@ final class _DiagnosticsBox: Sendable {
 /// What diagnostics keep for one multicast: its label, its settings, and a record of each registration made while
 /// settings applied to it. Every multicast holds one, made with it.
 ///
-/// Its lock guards `state` alone. It is never held while the core's lock is taken: an add records its
-/// registration after the core's add has returned, and a pruning reads the core's registrations before it takes
-/// this lock. While it is held, the process-wide settings' lock may be taken, never the other way round.
+/// Its lock guards `state` alone. It may be taken while the core's lock is held (an add records its registration
+/// under the core's lock, before a pass can meet it, and the core tells of registrations that ended under it), but
+/// the core's lock is never taken while it is held: a pruning reads the core's registrations before it takes this
+/// lock. While it is held, the process-wide settings' lock may be taken, never the other way round.
 ///
 /// The records are in registration order, which is the order of the adds but for adds on several threads at once,
 /// whose records may arrive in another. Records of registrations that ended are pruned by the add that finds them
@@ -77,7 +76,7 @@ final class _DiagnosticsBox: Sendable {
 /// there when it looks, even if the delegate was removed meanwhile.
 ///
 /// Unchecked: `state` is read and written only with `lock` held.
-final class _Notes: @unchecked Sendable {
+final class _Notes: _EndedRegistrationsObserver, @unchecked Sendable {
     /// The label given to the multicast's `init(label:)`.
     let label: String?
 
@@ -96,11 +95,18 @@ final class _Notes: @unchecked Sendable {
         var readers = 0
         /// How many records the next pruning waits for.
         var pruneAt = 16
-        /// The multicast's count of the times its calls may have gone untraced (see `_Watch`).
+        /// The multicast's count of the times its calls may have gone unwatched (see `_Watch`).
         var gaps = 0
+        /// The newest registration whose delegate a watched call has called. Every registration up to it has been
+        /// called, or was unregistered before a call reached it, or ended before one did: a call visits the
+        /// registrations older than it in order, and tells of those it found ended (see `registrationsEnded(_:)`)
+        /// before this goes past them. So a registration up to this that ends was called.
+        var calledThrough: Int64 = 0
         /// The registrations found ended before their first call, oldest first: the latest
         /// ``UncalledRegistration/kept``.
         var uncalled: [UncalledRegistration] = []
+        /// Those of `uncalled` that no trace has named yet, oldest first: the next trace names them.
+        var unnamed: [UncalledRegistration] = []
     }
 
     init(label: String?) {
@@ -125,7 +131,7 @@ final class _Notes: @unchecked Sendable {
             let old = withState { state in
                 let old = state.settings
                 state.settings = newValue
-                if !(newValue?.tracesCalls ?? false) { state.gaps += 1 }
+                if newValue == nil { state.gaps += 1 }
                 if (old == nil) != (newValue == nil) { _Diagnostics.count(on: newValue != nil) }
                 return old
             }
@@ -138,17 +144,15 @@ final class _Notes: @unchecked Sendable {
         withState { $0.settings ?? _ProcessWideSettings.shared.settings }
     }
 
-    /// The settings that trace a call made now, and a reading of the records begun for it; nil, with no reading
+    /// The settings that watch a call made now, and a reading of the records begun for it; nil, with no reading
     /// begun, when no settings apply or the calling thread is running a diagnostics handler, whose calls are not
-    /// traced.
+    /// watched.
     ///
-    /// A call that is not traced counts as a gap in the multicast's watch (see `_Watch`).
+    /// A call that is not watched counts as a gap in the multicast's watch (see `_Watch`).
     func startTrace() -> _TraceStart? {
         let isRunningHook = _Diagnostics.isRunningHook
         let settings = withState { state -> _DiagnosticsBox? in
-            guard !isRunningHook, let settings = state.settings ?? _ProcessWideSettings.shared.settings,
-                settings.tracesCalls
-            else {
+            guard !isRunningHook, let settings = state.settings ?? _ProcessWideSettings.shared.settings else {
                 state.gaps += 1
                 return nil
             }
@@ -163,45 +167,34 @@ final class _Notes: @unchecked Sendable {
         withState { $0.readers += 1 }
     }
 
-    /// Ends a reading; returns the records of `registrations`, as far as there are some, marked as called first if
-    /// `called`; and, of the registrations `ended`, found ended with their owners, those that ended before their
-    /// first call and that no trace has named yet, now marked as named if `named`. Each of those is added to the
-    /// multicast's list of them, once.
+    /// Ends a reading; returns the records of `registrations`, as far as there are some; lists those of the
+    /// registrations `ended`, found ended with their owners, that ended before their first call (see
+    /// ``registrationsEnded(_:)``); notes that a call called every registration through `calledThrough` that it
+    /// did not find ended; and, if `named`, returns for a trace to name the listed registrations that no trace has
+    /// named yet.
     func endReading(
-        lookingUp registrations: [Int64], called: Bool, ended: [Int64], named: Bool
+        lookingUp registrations: [Int64], calledThrough: Int64, ended: [Int64], named: Bool
     ) -> (records: [_Record?], uncalled: [UncalledRegistration]) {
         withState { state in
             state.readers -= 1
             var records: [_Record?] = []
             records.reserveCapacity(registrations.count)
             for registration in registrations {
-                guard let position = state.index(of: registration) else {
-                    records.append(nil)
-                    continue
-                }
-                if called { state.records[position].called = true }
-                records.append(state.records[position])
+                records.append(state.index(of: registration).map { state.records[$0] })
             }
-            guard !ended.isEmpty else { return (records, []) }
-            let processGaps = _ProcessWideSettings.shared.gaps
-            var uncalled: [UncalledRegistration] = []
-            for registration in ended {
-                guard let position = state.index(of: registration) else { continue }
-                let record = state.records[position]
-                guard !record.called, record.watch?.lasts(multicastGaps: state.gaps, processGaps: processGaps) == true
-                else { continue }
-                if !record.listed {
-                    state.records[position].listed = true
-                    state.uncalled.append(record.uncalled)
-                    if state.uncalled.count > UncalledRegistration.kept { state.uncalled.removeFirst() }
-                }
-                if named && !record.named {
-                    state.records[position].named = true
-                    uncalled.append(record.uncalled)
-                }
-            }
-            return (records, uncalled)
+            state.listUncalled(ended)
+            state.calledThrough = Swift.max(state.calledThrough, calledThrough)
+            guard named else { return (records, []) }
+            defer { state.unnamed.removeAll() }
+            return (records, state.unnamed)
         }
+    }
+
+    /// Lists those of the registrations `registrations`, which ended with their owners and were unregistered, that
+    /// ended before their first call: told by the core under its lock (see `_EndedRegistrationsObserver`), whatever
+    /// the pass that found them, so that none goes unlisted.
+    func registrationsEnded(_ registrations: [Int64]) {
+        withState { $0.listUncalled(registrations) }
     }
 
     /// The registrations found ended before their first call, oldest first.
@@ -209,30 +202,26 @@ final class _Notes: @unchecked Sendable {
         withState { $0.uncalled }
     }
 
-    /// Records that `registration`, of `core`, was made at `site`, of a delegate of type `delegateType` (owned by
-    /// an object of type `ownerType`, for an owned registration), if settings apply to the multicast; then prunes,
-    /// if it is time.
+    /// Records that `registration` was made at `site`, of a delegate of type `delegateType` (owned by an object of
+    /// type `ownerType`, for an owned registration), if settings apply to the multicast; returns whether it is time
+    /// to prune. Called under the core's lock, as the core makes the registration, before any pass can meet it.
     func record(
         _ registration: Int64, site: RegistrationSite, delegateType: any AnyObject.Type,
-        ownerType: (any AnyObject.Type)?, of core: _Core
-    ) {
-        let mayPrune = withState { state -> Bool in
+        ownerType: (any AnyObject.Type)?
+    ) -> Bool {
+        withState { state -> Bool in
             let (processWide, processGaps) = _ProcessWideSettings.shared.settingsAndGaps
-            guard let settings = state.settings ?? processWide else { return false }
-            let watch =
-                settings.tracesCalls
-                ? _Watch(multicastGaps: state.gaps, processGaps: state.settings == nil ? processGaps : nil) : nil
+            guard state.settings ?? processWide != nil else { return false }
             state.insert(
                 _Record(
                     registration: registration, site: site, delegateType: delegateType, ownerType: ownerType,
-                    watch: watch))
+                    watch: _Watch(multicastGaps: state.gaps, processGaps: state.settings == nil ? processGaps : nil)))
             return state.records.count >= state.pruneAt && state.readers == 0
         }
-        if mayPrune { prune(core) }
     }
 
     /// Drops the records of the registrations of `core` that have ended, unless a reading is under way.
-    private func prune(_ core: _Core) {
+    func prune(_ core: _Core) {
         let (registered, newest) = core.registrations()
         let live = Set(registered)
         let dropped = withState { state -> [_Record]? in
@@ -248,6 +237,23 @@ final class _Notes: @unchecked Sendable {
 }
 
 extension _Notes.State {
+    /// Lists, once each, those of the registrations `ended` that ended before their first call: no watched call has
+    /// called them (see `calledThrough`), and their watch still lasts, so that no call can have called them unseen.
+    mutating func listUncalled(_ ended: [Int64]) {
+        guard ended.count > 0 else { return }
+        let processGaps = _ProcessWideSettings.shared.gaps
+        for registration in ended where registration > calledThrough {
+            guard let position = index(of: registration) else { continue }
+            let record = records[position]
+            guard !record.listed, record.watch.lasts(multicastGaps: gaps, processGaps: processGaps) else { continue }
+            records[position].listed = true
+            for list in [\Self.uncalled, \Self.unnamed] {
+                self[keyPath: list].append(record.uncalled)
+                if self[keyPath: list].count > UncalledRegistration.kept { self[keyPath: list].removeFirst() }
+            }
+        }
+    }
+
     /// Where the record of `registration` is, or would be.
     func position(of registration: Int64) -> Int {
         var (low, high) = (0, records.count)
@@ -297,17 +303,17 @@ struct _NotesReading: ~Copyable {
         self.notes = notes
     }
 
-    /// Ends the reading: see ``_Notes/endReading(lookingUp:called:ended:named:)``.
+    /// Ends the reading: see ``_Notes/endReading(lookingUp:calledThrough:ended:named:)``.
     consuming func end(
-        lookingUp registrations: [Int64], called: Bool = false, ended: [Int64] = [], named: Bool = false
+        lookingUp registrations: [Int64], calledThrough: Int64 = 0, ended: [Int64] = [], named: Bool = false
     ) -> (records: [_Record?], uncalled: [UncalledRegistration]) {
         let notes = notes!
         self.notes = nil
-        return notes.endReading(lookingUp: registrations, called: called, ended: ended, named: named)
+        return notes.endReading(lookingUp: registrations, calledThrough: calledThrough, ended: ended, named: named)
     }
 
     deinit {
-        _ = notes?.endReading(lookingUp: [], called: false, ended: [], named: false)
+        _ = notes?.endReading(lookingUp: [], calledThrough: 0, ended: [], named: false)
     }
 }
 
@@ -355,7 +361,7 @@ final class _ProcessWideSettings: @unchecked Sendable {
             lock.lock()
             let old = unsafe value
             unsafe value = newValue
-            if !(newValue?.tracesCalls ?? false) { unsafe gapCount += 1 }
+            if newValue == nil { unsafe gapCount += 1 }
             if (old == nil) != (newValue == nil) { _Diagnostics.count(on: newValue != nil) }
             lock.unlock()
             extendLifetime(old)  // released here, with no lock held
@@ -364,30 +370,36 @@ final class _ProcessWideSettings: @unchecked Sendable {
 }
 
 extension MulticastDelegate {
-    /// An add while diagnostics are on somewhere: the core's add, then, if it registered the delegate and
-    /// settings apply to this multicast, a record that the registration was made at `file` and `line`. Out of
-    /// line, and not generic, so that the hot add only gains the branch that leads here.
+    /// An add while diagnostics are on somewhere: the core's add, which, as it makes the registration and before any
+    /// pass can meet it, records that it was made at `file` and `line` if settings apply to this multicast; then a
+    /// pruning of the records, if it is time. Out of line, and not generic, so that the hot add only gains the branch
+    /// that leads here.
     @usableFromInline
     func _addRecordingSite(
         bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>,
         holding: _Holding, to core: _Core, file: StaticString, line: UInt
     ) -> _Addition {
-        let addition = unsafe core.add(bitsOf: value, object: object, owner: owner, holding: holding)
-        switch addition {
-        case .added, .replaced: break
-        case .alreadyRegistered, .registeredWithOtherRetention, .deallocating, .ownerDeallocating: return addition
-        }
-        let owned: Bool
-        switch holding {
-        case .owned: owned = true
-        case .weak, .strong: owned = false
-        }
-        guard _notes.settingsInEffect != nil, let registration = unsafe core.registration(of: owner, owned: owned)
-        else { return addition }
-        unsafe _notes.record(
-            registration, site: RegistrationSite(fileID: file, line: line),
-            delegateType: type(of: object.takeUnretainedValue()),
-            ownerType: owned ? type(of: owner.takeUnretainedValue()) : nil, of: core)
+        var recorder = _SiteRecorder(
+            notes: _notes, site: RegistrationSite(fileID: file, line: line),
+            delegateType: unsafe type(of: object.takeUnretainedValue()),
+            ownerType: holding == .owned ? unsafe type(of: owner.takeUnretainedValue()) : nil)
+        let addition = unsafe core.add(
+            bitsOf: value, object: object, owner: owner, holding: holding, recording: &recorder)
+        if recorder.mayPrune { _notes.prune(core) }
         return addition
+    }
+}
+
+/// What an add that diagnostics watch records, as the core makes its registration: see `_RegistrationRecorder`.
+struct _SiteRecorder: _RegistrationRecorder {
+    let notes: _Notes
+    let site: RegistrationSite
+    let delegateType: any AnyObject.Type
+    let ownerType: (any AnyObject.Type)?
+    /// Whether the records are due for a pruning, once the core's lock is let go of.
+    var mayPrune = false
+
+    mutating func registering(_ registration: Int64) {
+        mayPrune = notes.record(registration, site: site, delegateType: delegateType, ownerType: ownerType)
     }
 }

@@ -46,21 +46,15 @@ extension MulticastDelegate where Delegate: Sendable {
                 unsafe recorder.turnBegins(slot)
             }
         }
-        var positions: [ObjectIdentifier: Int] = [:]
-        for (position, turn) in recorder.turns.enumerated() {
-            positions[turn.delegateID] = position
-        }
         let times = unsafe _TurnTimes(count: delegates.count)
         defer { unsafe times.deallocate() }
-        let kind = _core.delegateKind
         let answers: [Answer]
         do throws(Failure) {
-            // Each child task writes the times of its own position alone; the group's end orders those writes
-            // before `setTimes` reads them.
+            // Each child task writes the times of its own turn, at its delegate's position, alone (one object may
+            // have two registrations, so the position is the delegate's in the listing, not its identity's); the
+            // group's end orders those writes before `setTimes` reads them.
             answers = try await concurrently._map(consume delegates) {
-                [positions] (delegate: Delegate) async throws(Failure) -> Answer in
-                let object = unsafe kind.object(of: delegate)!.takeUnretainedValue()
-                let position = positions[ObjectIdentifier(object)]!
+                (position: Int, delegate: Delegate) async throws(Failure) -> Answer in
                 let turnStarted = _Diagnostics.now
                 defer { unsafe times.set(position, started: turnStarted, ended: _Diagnostics.now) }
                 return try await transform(delegate)

@@ -1,8 +1,9 @@
-// How a call is traced. The call loops tell an observer of each delegate's turn: an untraced call's, `_Untraced`,
-// does nothing and is inlined away, in an unoptimized build too; a traced call's, `_TraceRecorder`, times and
-// records each turn. So a traced call runs the loop of an untraced one; once its pass has ended, and the delegates
-// it held are let go of, the recorder gives the trace to the handlers. The members of the multicast and of its
-// views gain only the branch that leads here (see `_startTrace`).
+// How a call is watched and traced. The call loops tell an observer of each delegate's turn: an untraced call's,
+// `_Untraced`, does nothing and is inlined away, in an unoptimized build too; a watched call's, `_TraceRecorder`,
+// notes which registrations it called and, if the settings trace calls, times and records each turn. So a watched
+// call runs the loop of an untraced one; once its pass has ended, and the delegates it held are let go of, the
+// recorder gives the trace to the handlers. The members of the multicast and of its views gain only the branch that
+// leads here (see `_startTrace`).
 
 import _MulticastCore
 
@@ -10,7 +11,7 @@ import _MulticastCore
 /// found ended with its owner.
 @usableFromInline
 protocol _TurnObserver: _PassObserver, ~Copyable {
-    /// The turn of the delegate of `slot`, which the pass has just given and keeps alive, begins.
+    /// The turn of the delegate of `slot`, which the pass has just given and keeps alive, with its owner, begins.
     mutating func turnBegins(_ slot: _Slot)
 
     /// The turn begun last has returned. (A turn that throws ends with the call.)
@@ -38,14 +39,16 @@ struct _Untraced: _TurnObserver {
     mutating func passSkippedDeadRegistration(_ registration: Int64) {}
 }
 
-/// What a traced call records as it goes: when it started, and each turn. It holds a reading of the multicast's
-/// records, begun before the call's pass, and looks up the turns' sites as it delivers the trace.
+/// What a watched call records as it goes: how far it called, and, if its settings trace calls, when it started and
+/// each turn. It holds a reading of the multicast's records, begun before the call's pass, and looks up the turns'
+/// sites as it delivers the trace.
 struct _TraceRecorder: ~Copyable, _TurnObserver {
     struct Turn {
+        var registration: Int64
         var delegateType: any AnyObject.Type
         var delegateID: ObjectIdentifier
         var strong: Bool
-        var registration: Int64
+        var ownerType: (any AnyObject.Type)?
         var started: UInt64
         var ended: UInt64
     }
@@ -55,6 +58,9 @@ struct _TraceRecorder: ~Copyable, _TurnObserver {
     let label: String?
     let operation: MulticastTrace.Operation
     let started: UInt64
+    /// The registration of the last delegate the call gave a turn.
+    var lastCalled: Int64 = 0
+    /// The turns, in order, when the settings trace calls; else none: the call is watched, not traced.
     var turns: [Turn] = []
     /// The registrations that the call's pass found ended with their owners.
     var deadRegistrations: [Int64] = []
@@ -71,20 +77,27 @@ struct _TraceRecorder: ~Copyable, _TurnObserver {
         self.multicastType = multicastType
         self.label = label
         self.operation = operation
-        interval = _SignpostInterval(settings.settings.signposts, operation: operation, label: label)
-        started = _Diagnostics.now
+        let traces = settings.tracesCalls
+        interval = traces ? _SignpostInterval(settings.settings.signposts, operation: operation, label: label) : nil
+        started = traces ? _Diagnostics.now : 0
     }
 
     mutating func turnBegins(_ slot: _Slot) {
+        lastCalled = unsafe slot.registration
+        guard settings.tracesCalls else { return }
         let object = unsafe slot.object.takeUnretainedValue()
+        let ownerType: (any AnyObject.Type)? =
+            unsafe slot.holding == .owned ? type(of: slot.owner.takeUnretainedValue()) : nil
         turns.append(
             Turn(
-                delegateType: type(of: object), delegateID: ObjectIdentifier(object), strong: unsafe slot.isStrong,
-                registration: unsafe slot.registration, started: 0, ended: 0))
+                registration: lastCalled, delegateType: type(of: object), delegateID: ObjectIdentifier(object),
+                strong: unsafe slot.isStrong,
+                ownerType: ownerType, started: 0, ended: 0))
         turns[turns.count - 1].started = _Diagnostics.now  // last, so that the turn's time is the body's
     }
 
     mutating func turnReturned() {
+        guard settings.tracesCalls else { return }
         turns[turns.count - 1].ended = _Diagnostics.now
     }
 
@@ -101,22 +114,27 @@ struct _TraceRecorder: ~Copyable, _TurnObserver {
         }
     }
 
-    /// Ends the recording, and gives the trace, and its slow turns, to the handlers of the settings: on the calling
-    /// thread, marked as running them, with no lock held. Call it once the call's pass has ended, so that a handler
-    /// finds the delegates let go of as an untraced call would have left them.
+    /// Ends the recording: notes how far the call called, and, if the settings trace calls, gives the trace, and its
+    /// slow turns, to the handlers: on the calling thread, marked as running them, with no lock held. Call it once
+    /// the call's pass has ended, so that a handler finds the delegates let go of as an untraced call would have
+    /// left them.
     consuming func deliver(threw: Bool) {
+        guard settings.tracesCalls else {
+            _ = reading.end(lookingUp: [], calledThrough: lastCalled, ended: deadRegistrations)
+            return
+        }
         let ended = _Diagnostics.now
         if turns.count > 0 && turns[turns.count - 1].ended == 0 { turns[turns.count - 1].ended = ended }
         interval?.end()  // see MulticastDelegate+Signposts.swift
         let (records, endedUncalled) = reading.end(
-            lookingUp: turns.map(\.registration), called: true, ended: deadRegistrations, named: true)
+            lookingUp: turns.map(\.registration), calledThrough: lastCalled, ended: deadRegistrations, named: true)
         var traced: [MulticastTrace.Turn] = []
         traced.reserveCapacity(turns.count)
         for (turn, record) in zip(turns, records) {
             traced.append(
                 MulticastTrace.Turn(
                     delegateType: turn.delegateType, delegateID: turn.delegateID,
-                    retention: turn.strong ? .strong : .weak, site: record?.site,
+                    retention: turn.strong ? .strong : .weak, ownerType: turn.ownerType, site: record?.site,
                     elapsedNanoseconds: turn.ended &- turn.started))
         }
         let trace = MulticastTrace(
@@ -136,7 +154,7 @@ struct _TraceRecorder: ~Copyable, _TurnObserver {
 }
 
 extension MulticastDelegate {
-    /// The start of a traced call, if settings apply to this multicast and the calling thread is not running a
+    /// The start of a watched call, if settings apply to this multicast and the calling thread is not running a
     /// diagnostics handler; nil otherwise. What every call asks while diagnostics are on somewhere: the one gate
     /// of each kind of call, after `_Diagnostics.areOnAnywhere`.
     @usableFromInline
