@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """What the call path calls in an unoptimized build: Scripts/check-call-path.sh's analysis.
 
-Usage: call-path.py DISASSEMBLY DEMANGLED FAILURES ROOT...
+Usage: call-path.py DISASSEMBLY SIZES DEMANGLED FAILURES ROOT...
 
 DISASSEMBLY is `llvm-objdump -d --no-show-raw-insn` of the client, linked with the library's debug-built objects;
-DEMANGLED maps each symbol to its simplified demangling (`mangled<TAB>demangled` lines). Each ROOT is `label=name`,
-where name is a function's simplified demangling. Prints what each root calls, and each function of the library it
+SIZES is `llvm-nm --print-size --defined-only` of it, which bounds each function: code after a function's end
+that has no symbol of its own (a local function the linker kept) is not the function's; DEMANGLED maps each
+symbol to its simplified demangling (`mangled<TAB>demangled` lines). Each ROOT is `label=name`, where name is a
+function's simplified demangling. Prints what each root calls, and each function of the library it
 reaches; writes the forbidden calls to FAILURES, a line each (`root | function | callee | why`), and exits 1 if
 there is one (see the script's header for the rules).
 """
@@ -94,17 +96,25 @@ TARGET = re.compile(r"^(?:0x)?([0-9a-f]+) <([^>+]+)(\+0x[0-9a-f]+)?>")
 REFERENCE = re.compile(r"# 0x([0-9a-f]+) <([^>+]+)>$")
 
 
-def parse(path):
-    functions, current = {}, None
+def parse(path, sizes_path):
+    ends = {}
+    for line in open(sizes_path):
+        fields = line.split()
+        if len(fields) == 4 and int(fields[1], 16) > 0:
+            ends[fields[3]] = int(fields[0], 16) + int(fields[1], 16)
+    functions, current, end = {}, None, None
     for line in open(path):
         line = line.rstrip("\n")
         match = FUNCTION.match(line)
         if match:
             current = functions.setdefault(match.group(2), [])
+            end = ends.get(match.group(2))
             continue
         match = INSTRUCTION.match(line)
         if match and current is not None:
             address, mnemonic, operands = match.groups()
+            if end is not None and int(address, 16) >= end:
+                continue
             current.append((int(address, 16), mnemonic, operands.split("#")[0].strip(), operands))
     return functions
 
@@ -161,9 +171,9 @@ def live_calls(name, body):
 
 
 def main():
-    disassembly, demangled_path, failures_path = sys.argv[1:4]
-    roots = [argument.split("=", 1) for argument in sys.argv[4:]]
-    functions = parse(disassembly)
+    disassembly, sizes_path, demangled_path, failures_path = sys.argv[1:5]
+    roots = [argument.split("=", 1) for argument in sys.argv[5:]]
+    functions = parse(disassembly, sizes_path)
     demangled = {}
     for line in open(demangled_path):
         mangled, _, readable = line.rstrip("\n").partition("\t")

@@ -78,10 +78,12 @@ analyse() {
         "$client" "$bin/_MulticastShims.build/"*.o "$bin/_MulticastCore.build/"*.o "$bin/Multicast.build/"*.o \
         -o "$out/client"
     "$toolchain/llvm-objdump" -d --no-show-raw-insn "$out/client" >"$out/client.s"
+    "$toolchain/llvm-nm" --print-size --defined-only "$out/client" >"$out/sizes.txt"
     grep -o '<[^<>]*>' "$out/client.s" | sed 's/^<//; s/>$//; s/+0x[0-9a-f]*$//; s/@plt$//' | sort -u \
         >"$out/symbols.txt"
     swift demangle --simplified <"$out/symbols.txt" | paste "$out/symbols.txt" - >"$out/demangled.txt"
-    python3 "$root/Scripts/call-path.py" "$out/client.s" "$out/demangled.txt" "$out/failures.txt" "${roots[@]}" \
+    python3 "$root/Scripts/call-path.py" "$out/client.s" "$out/sizes.txt" "$out/demangled.txt" "$out/failures.txt" \
+        "${roots[@]}" \
         >"$out/table.txt"
 }
 
