@@ -22,6 +22,8 @@ OUT_OF_LINE = {
     "_Core.reclaimEndedRegistrations()": "an add to a full storage, before it grows",
     "_Core.passEnded(findingEndedIn:stride:from:to:readers:)": "a pass that found registrations ended with their owners",
     "_Core.lastReaderLeft()": "a pass that leaves last with work waiting",
+    "_Core.enterPassUnderTheLock()": "a pass that finds the gate closed, or changed, as it enters",
+    "_Registry.takeBackTickets(of:)": "a change that frees storages",
     "MulticastDelegate._startTrace()": "diagnostics are on somewhere (behind `_Diagnostics.areOnAnywhere`)",
     "MulticastDelegate._addRecordingSite(bitsOf:object:owner:holding:to:file:line:)": "diagnostics are on somewhere",
     "MulticastDelegate._callTraced<A>(_:_:)": "diagnostics are on somewhere",

@@ -7,8 +7,8 @@
  *
  * Steps. A statement, a `d_step` or an `atomic` block is one indivisible step, and Spin explores every order
  * of the steps of the threads. Each word that a thread reads or writes without the lock (a slot's key, a
- * storage's readers word, an object's strong count) is touched in a step of its own, so every order of those
- * accesses is explored. Work under the lock on state that only the lock holder reaches (the index, the
+ * ticket's readers word, the gate, an object's strong count) is touched in a step of its own, so every order of
+ * those accesses is explored. Work under the lock on state that only the lock holder reaches (the index, the
  * pending list, slots past `count`, a storage that no pass reads) shares the step of a neighbouring access:
  * no other thread can see it in between, so running it earlier or later changes nothing that can be seen
  * (Lipton's reduction: a step holds at most one access that other threads race with).
@@ -39,6 +39,8 @@ hidden byte removed_before_turn_called;
 hidden byte added_during_pass_called;
 /* A pass calls delegates out of registration order, or one twice. */
 hidden byte called_out_of_order;
+/* A pass misses a registration that was registered when it started: it does not reach its slot. */
+hidden byte registered_delegate_missed;
 /* A registered delegate is skipped by a pass, unregistered or dropped, though it was neither removed nor dead. */
 hidden byte live_delegate_dropped;
 /* A pass calls an owned delegate while its owner is dead: the registration ended with the owner. */
@@ -65,8 +67,8 @@ hidden byte registry_and_index_disagree;
 hidden byte collect_bit_left_set;
 /* An ordering of C11 is missing: a storage is freed or rewritten, or what a slot owns released, though the end
    of a pass that entered the storage does not happen before; a check of a readers word may miss a pass whose
-   fetch_add does not happen before it; or a pass starts on a storage whose pointer, count, slots or keys were
-   written by a write that does not happen before. */
+   fetch_add is not ordered before it; or a pass starts on a storage whose count or slots were written by a write
+   that no release it acquired published. */
 hidden byte happens_before;
 /* Not a property of the library: a path needs more storages or capacity than the model has. Never off. */
 hidden byte model_bound_exceeded;
@@ -77,22 +79,21 @@ hidden byte model_bound_exceeded;
 #define BUG_REMOVE_SKIPS_OLDER_MARKS     2   /* unregister leaves the slots in older, still read storages unmarked */
 #define BUG_PASS_READS_COUNT_EACH_TURN   3   /* a pass reads its storage's slot count again at each turn */
 #define BUG_ADD_REUSES_VACANCY           4   /* add puts the registration in a removed slot of a full, unread storage */
-#define BUG_PASS_ENTERS_BEFORE_LOCK      5   /* a pass reads the current storage and its count before the lock */
-#define BUG_FREE_IGNORES_READERS    6   /* free frees the replaced storage whatever its readers */
+#define BUG_PASS_SKIPS_VALIDATION        5   /* a pass reads the storage it counted into, not loading the gate again */
+#define BUG_FREE_IGNORES_READERS         6   /* free frees the replaced storage whatever its readers */
 #define BUG_COMPACT_IN_PLACE_WHILE_READ  7   /* rebuild compacts in place whether or not passes read the storage */
 #define BUG_COLLECT_IGNORES_READERS      8   /* collect releases pending weak slots whatever the readers */
 #define BUG_MOVE_KEEPS_SOURCE_OWNING     9   /* transfer moves a slot without marking the source released */
 #define BUG_NO_COLLECT_ON_LEAVE         10   /* collectNowOrByLastReader never sets the collect bit */
 #define BUG_NO_REINDEX                  11   /* a rebuild into a new storage keeps the old index */
-#define BUG_RECLAIM_BY_POSITION         12   /* reclaim unregisters the current storage's slot at the position
-                                                marked in the storage the pass read, not found by registration */
-#define BUG_GARBAGE_RELEASED_UNDER_LOCK          13   /* the garbage is released while the lock is held */
+#define BUG_RECLAIM_BY_POSITION         12   /* reclaim unregisters the slot at the marked position, found by no registration */
+#define BUG_GARBAGE_RELEASED_UNDER_LOCK 13   /* the garbage is released while the lock is held */
 #define BUG_COMPACT_KEEPS_COLLECT_BIT   14   /* compactInPlace leaves the readers word's collect bit set */
 #define BUG_LEAVE_RELAXED               15   /* _Readers.leave's fetch_sub is relaxed, not release */
 #define BUG_READERS_LOAD_RELAXED        16   /* the readers checks load the word relaxed, not acquire */
 #define BUG_READERS_FETCH_OR_RELAXED    17   /* collectNowOrByLastReader's fetch_or is relaxed, not acquire */
-#define BUG_PASS_ENTERS_OUTSIDE_THE_LOCK 18   /* a pass counts itself in and reads its storage outside the lock */
-#define BUG_COUNT_STORED_OUTSIDE_THE_LOCK 19   /* add stores the new slot and its count after unlocking */
+#define BUG_ENTRY_RELAXED               18   /* a pass counts itself into a ticket with a relaxed fetch_add */
+#define BUG_COUNT_STORED_RELAXED        19   /* add stores the new count relaxed, not release */
 #define BUG_DROP_WHILE_READ             20   /* compact drops a released last slot while read */
 #define BUG_DROP_IGNORES_OWNERSHIP      21   /* compact drops the last slot whatever it holds */
 #define BUG_DROP_UNRELEASED             22   /* compact drops a removed, unreleased last slot */
@@ -101,9 +102,15 @@ hidden byte model_bound_exceeded;
 #define BUG_OWNED_PENDS_AS_WEAK         25   /* unregister leaves a removed owned slot out of pendingStrong */
 #define BUG_NO_RECLAIM_AT_PASS_END      26   /* a pass that marked ended registrations leaves them for later */
 #define BUG_RECLAIM_AFTER_LEAVE         27   /* a pass counts itself out before it reads its marks under the lock */
+#define BUG_CLOSE_AFTER_CHECK           28   /* a change's readers load is ordered before its gate's store */
+#define BUG_RETIRE_BEFORE_SWAP          29   /* a rebuild asks the old storage's readers before the gate shows the new */
+#define BUG_PUBLISH_BEFORE_FILL         30   /* a rebuild shows the new storage at the gate before it fills it */
+#define BUG_COUNT_LOAD_RELAXED          31   /* a pass loads its storage's count relaxed, not acquire */
+#define BUG_GATE_OPENED_RELAXED         32   /* a change opens the gate with a relaxed store, not release */
 
 hidden byte bug;                  /* the planted bug, 0 for none */
 #define planted(b) (bug == (b))
+#define NO_VARIANT 255            /* a variant never planted, for a step that no variant weakens */
 
 c_code {
 /* Reads MODEL_BUG (a number above) and MODEL_PROPERTY (a property's name) from the environment. */
@@ -115,6 +122,7 @@ model_select_variant(void)
         { "removed_before_turn_called", &removed_before_turn_called },
         { "added_during_pass_called", &added_during_pass_called },
         { "called_out_of_order", &called_out_of_order },
+        { "registered_delegate_missed", &registered_delegate_missed },
         { "live_delegate_dropped", &live_delegate_dropped },
         { "called_after_owner_died", &called_after_owner_died },
         { "storage_freed_while_read", &storage_freed_while_read },
@@ -155,7 +163,8 @@ hidden byte path_growth, path_compaction_in_place, path_rebuild_copies_read_stor
     path_collect_bit_cleared_by_compaction, path_released_last_slot_dropped, path_slot_released_earlier_dropped,
     path_released_last_slot_kept_while_read, path_owned_delegate_called, path_pass_skips_ended_owned,
     path_ended_owned_reclaimed, path_owned_delegate_released_after_pass, path_owned_removed_by_owner,
-    path_owned_removed_in_owner_deinit, path_reclaim_finds_moved_registration;
+    path_owned_removed_in_owner_deinit, path_reclaim_finds_moved_registration, path_pass_enters_through_gate,
+    path_pass_finds_gate_closed, path_pass_turned_away_by_changed_gate, path_pass_turned_away_collects;
 #define reached(path) path = 1
 
 c_code {
@@ -193,6 +202,10 @@ model_report_paths(void)
         { "owned_removed_by_owner", &path_owned_removed_by_owner },
         { "owned_removed_in_owner_deinit", &path_owned_removed_in_owner_deinit },
         { "reclaim_finds_moved_registration", &path_reclaim_finds_moved_registration },
+        { "pass_enters_through_gate", &path_pass_enters_through_gate },
+        { "pass_finds_gate_closed", &path_pass_finds_gate_closed },
+        { "pass_turned_away_by_changed_gate", &path_pass_turned_away_by_changed_gate },
+        { "pass_turned_away_collects", &path_pass_turned_away_collects },
     };
     int i;
     for (i = 0; i < (int)(sizeof paths / sizeof paths[0]); i++)
@@ -290,6 +303,11 @@ byte lastRegistration;
 /* _Lock: the thread that holds the mutex, 0 when it is free */
 byte lockOwner;
 
+/* _Gate: the storage whose ticket it shows (a storage and its ticket are one here: storages are never reused),
+   and whether a change closed it. The registry writes it under the lock; passes load it without. */
+byte gate;
+bit gateClosed;
+
 /* Strong references to each object: its holder's, the slots' counts on a strong or owned delegate, the
    garbage's, and a pass's keeper of d3's owner. A weak delegate, or d3's owner, is alive while this is not 0; a
    weak reference does not count. */
@@ -307,7 +325,7 @@ bit nestedRunning;        /* the caller's nested pass runs: the outer pass is in
    before it reads it. */
 hidden byte found, o, c, pos, target, lo, hi, mid, new, a1, a2, a3;
 hidden short k;
-hidden byte returned, isRead;
+hidden byte returned;
 
 /* ---- Happens-before: the orderings of C11, as ghost state -------------------------------------------------------- */
 
@@ -316,45 +334,44 @@ hidden byte returned, isRead;
 
    - a pass's end (its reads done) joins its thread's view, by program order;
    - a release, the fetch_sub of _Readers.leave, adds the thread's view to what the storage's readers word
-     publishes; each later read-modify-write of the word (a fetch_add, fetch_sub or fetch_or, whatever its
-     ordering) continues that release sequence, while a plain store, the relaxed store of 0, ends it: the word
-     then publishes nothing;
+     publishes; each later read-modify-write of the word (a fetch_add, fetch_sub, fetch_or or fetch_and, whatever
+     its ordering) continues that release sequence. The model ends it where the registry clears the collect bit
+     (a fetch_and): the word then publishes nothing, which can only make the checks stricter;
    - an acquire of the word, a load or a fetch_or, joins what the word publishes into the thread's view: it reads
      the value of one of those read-modify-writes, so it synchronizes with every release before it;
-   - an unlock publishes the thread's view in the mutex, and a lock joins it in: the mutex's total order.
+   - an unlock publishes the thread's view in the mutex, and a lock joins it in: the mutex's total order;
+   - a store of the gate, or an add's store of a storage's count, publishes what was written of that storage's
+     count and slots before it (hbWritesPending, hbCountOnly): a pass that enters without the lock acquires it
+     by its loads of the gate and of the count.
 
-   Two kinds of events are checked only by a thread that holds the lock: a pass's fetch_add (by each check of a
-   readers word) and a write of what a pass reads when it starts (by the pass that starts: the storage
-   pointer, a storage's count, its slots and their keys). Made under the lock, such an event happens before
-   every later critical section, by the unlock that ends its own; so it needs a bit only if made outside the
-   lock, and then only until its thread's next unlock publishes it. While it has one, the bit travels in views
-   as the others do. In the protocol as the library has it, no stored state holds one. (A pass that starts
-   outside the lock, a bug, is not checked for what was published since its thread last locked; its
-   fetch_add, unpublished, fails the next check of the readers word instead.)
+   A pass's fetch_add is checked by each check of a readers word, which the registry makes under the lock. Made
+   under the lock, it happens before every later critical section, by the unlock that ends its own; made without
+   it, it is sequentially consistent, in one total order with the registry's store of the gate and load of the
+   word (see Core_enterPass). Either way it needs no bit; the variant's relaxed one has a bit until its thread's
+   next unlock publishes it, and the bit travels in views as the others do.
 
-   A view is a short: bits 0 to 4 are the passes' ends (bit 3 unused), bits 5 to 9 their fetch_adds, bits 10 to 12
-   the three threads' writes. Each pass enters one storage once. No check asks about a pass again once its storage is
-   freed, or once every thread still running has seen its end (views only grow, but for these two cases);
-   its bits are then cleared everywhere, as are bits of the mutex and words that every running view holds
+   A view is a short: bits 0 to 4 are the passes' ends (bits 2 and 3 unused), bits 5 to 9 their fetch_adds. Each
+   pass enters one storage once. No check asks about a pass again once
+   its storage is freed, or once every thread still running has seen its end (views only grow, but for these two
+   cases); its bits are then cleared everywhere, as are bits of the mutex and words that every running view holds
    already, so that states which differ only in what no check can tell are one. */
 #define OUTER_PASS    1   /* the caller's pass */
 #define NESTED_PASS   2   /* the pass that a delegate of the outer pass starts, on the caller's thread */
-#define LATER_PASS    4   /* a later call on the caller's thread, which it may make once the outer pass is done */
 #define ADDER_SCAN   16   /* the search for ended registrations before the adder's second try */
-#define CALLER_PASSES 7
-#define ALL_PASSES   23
+#define CALLER_PASSES 3
+#define ALL_PASSES   19
 #define passesOf(t)      ((t) == CALLER -> CALLER_PASSES : ((t) == ADDER -> ADDER_SCAN : 0))
 #define entryOf(passes)  ((passes) << 5)          /* the bits of their fetch_adds */
-#define writesOf(t)      (1 << (9 + (t)))         /* a thread's writes: CALLER 1024, REMOVER 2048, ADDER 4096 */
-#define EVERYTHING    8191                         /* what a thread that joined every other one has seen */
+#define EVERYTHING    1023                         /* what a thread that joined every other one has seen */
 
 short hbView[4];          /* each thread's view, by its number; 0 is init's */
 short hbLock;             /* what the mutex publishes: its last unlock's view */
 short hbReaders[NS];      /* what each storage's readers word publishes: the releases of its release sequence */
 byte hbEntered[NS];       /* the passes that entered each storage */
-byte hbUnpublished;       /* passes whose fetch_add, made outside the lock, no unlock of their thread published */
-short hbUnpublishedWrites[NS];  /* threads that wrote, outside the lock, what a pass entering the storage reads,
-                                   and have not unlocked since */
+byte hbUnpublished;       /* passes whose fetch_add is relaxed (a variant), until their thread's next unlock */
+bit hbWritesPending[NS];  /* the storage's count or slots were written since the last release that publishes them:
+                             a store of its count, or of the gate showing it */
+bit hbCountOnly[NS];      /* the last such release was a store of the count: a pass acquires it by loading the count */
 byte hbRunning = 14;      /* the threads that have not returned, as bits: CALLER 2, REMOVER 4, ADDER 8 */
 hidden byte hb_i;
 hidden short hb_m;
@@ -362,11 +379,12 @@ hidden short hb_m;
 /* The checks, for the running thread (`thread`): every pass that entered storage s has ended, and its end
    happens before this step; */
 #define passesHappenBefore(s)  ((hbEntered[s] & ~hbView[thread]) == 0)
-/* (with the lock held) the fetch_add of every pass that entered s happens before this step, so a load of the
-   word reads a value that counts it, or a later one (coherence); */
+/* (with the lock held) the fetch_add of every pass that entered s is ordered before this step: sequentially
+   consistent, or its bit in this view, so a load of the word reads a value that counts it (coherence); */
 #define entriesHappenBefore(s) ((entryOf(hbEntered[s] & hbUnpublished) & ~hbView[thread]) == 0)
-/* (with the lock held) every write of what a pass that enters s reads happens before this step. */
-#define writesHappenBefore(s)  ((hbUnpublishedWrites[s] & ~hbView[thread]) == 0)
+/* (a pass entering s without the lock, having acquired the gate, and the count if `countAcquired`) every write of
+   s's count and slots was published by a release that the pass acquired. */
+#define writesPublishedTo(s, countAcquired)  (!hbWritesPending[s] && (!hbCountOnly[s] || (countAcquired)))
 
 /* Clears the bits `hb_m` in every view and in what the mutex and the words publish. */
 inline hb_clear() {
@@ -424,28 +442,35 @@ inline hb_acquire(published) {
     hb_canonical()
 }
 
-/* The thread wrote what a pass that enters storage ws reads. Under the lock, its unlock publishes the write;
-   else the write has a bit until then, which leaves every other view. */
+/* The thread wrote what a pass that enters storage ws reads (its count or its slots): the write waits for a release
+   that publishes it to passes, which enter without the lock (see Gate_publish, Storage_publishCount). */
 inline hb_wrote(ws) {
+    hbWritesPending[ws] = 1
+}
+
+/* A store of ws's count, with release ordering unless `relaxed` is the planted bug: it publishes the writes of
+   ws before it to a pass that loads the count with acquire ordering. */
+inline Storage_publishCount(ws, relaxed) {
     if
-    :: lockOwner == thread
-    :: else ->
-        hb_m = writesOf(thread);
-        hb_clear();
-        hbView[thread] = hbView[thread] | hb_m;
-        hbUnpublishedWrites[ws] = hbUnpublishedWrites[ws] | hb_m
+    :: !planted(relaxed) && hbWritesPending[ws] -> hbWritesPending[ws] = 0; hbCountOnly[ws] = 1
+    :: else
     fi
 }
 
-/* The thread unlocks: what it did outside the lock is published, and needs no bit any more. */
+/* A store of the gate showing ws, sequentially consistent or with release ordering, unless `relaxed` is the planted
+   bug: it publishes every write of ws before it, the count's too, to a pass that loads the gate. */
+inline Gate_publish(ws, relaxed) {
+    if
+    :: !planted(relaxed) -> hbWritesPending[ws] = 0; hbCountOnly[ws] = 0
+    :: else
+    fi
+}
+
+/* The thread unlocks: a relaxed fetch_add of its passes (a variant) is published in the mutex, and needs no bit
+   any more. */
 inline hb_publish() {
-    hb_m = entryOf(hbUnpublished & passesOf(thread)) | writesOf(thread);
+    hb_m = entryOf(hbUnpublished & passesOf(thread));
     hbUnpublished = hbUnpublished & ~passesOf(thread);
-    hb_i = 0;
-    do
-    :: hb_i < NS -> hbUnpublishedWrites[hb_i] = hbUnpublishedWrites[hb_i] & ~hb_m; hb_i++
-    :: else -> break
-    od;
     hb_clear()
 }
 
@@ -455,7 +480,8 @@ inline hb_forget(fs) {
     hbUnpublished = hbUnpublished & ~hbEntered[fs];
     hb_clear();
     hbEntered[fs] = 0;
-    hbUnpublishedWrites[fs] = 0;
+    hbWritesPending[fs] = 0;
+    hbCountOnly[fs] = 0;
     hbReaders[fs] = 0
 }
 
@@ -470,9 +496,10 @@ inline hb_return() {
    multiply states. */
 #define REGISTRY_VARIABLES \
     byte bugHere = bug;    /* the planted bug, in a local for tests outside a d_step */ \
-    byte p, r, t, old, capacity; \
+    byte p, r, t, old, made, capacity;  /* made: a new storage, from one step to the next */ \
     byte returnedRegistrations;  /* registrations whose removal returns when the lock is released */ \
-    bit decided, unread, deinit; \
+    byte decided; \
+    bit unread, deinit, isRead;  /* isRead: whether a rebuild copies, from one step to the next */ \
     byte garbageStorages;  /* _Garbage.storages, one bit per storage */ \
     bit returning;         /* the thread returns once this garbage is released (the adder's last call) */ \
     byte garbageStrong;    /* _Garbage.delegates: counts on d0 ... */ \
@@ -482,12 +509,15 @@ inline hb_return() {
 #define PASS_VARIABLES \
     byte me;               /* the pass under way: OUTER_PASS ... ADDER_SCAN */ \
     byte s, end, i; \
+    bit entered;           /* the pass entered through the gate, without the lock */ \
+    byte startRegistration, gone; \
+    byte startSet, seenSet; /* ghost: the registrations registered when the pass started; those whose slot it read */ \
     byte firstEnded = NONE; /* the position of the first slot the pass marked ended, or NONE */ \
     byte endedSet;         /* ghost: the registrations the pass found ended, one bit each */ \
     byte ps;               /* the storage the pass read, kept for its end */ \
     bit last
 
-/* ---- _Lock.lock, unlock ------------------------------------------------------------------------------------------- */
+/* ---- _Lock.lock, unlock ------------------------------------------------------------------------------------------ */
 
 /* The first statement of the step that takes the lock; the thread's view takes in the mutex's. */
 inline Lock_acquire() {
@@ -513,6 +543,7 @@ inline Lock_release() {
 /* The registry's invariant: the index, `pending`, `pendingStrong` and `vacancies` describe the current
    storage's slots, which are in registration order, and its callable slots are the registered registrations. */
 inline Registry_agrees() {
+    check(registry_and_index_disagree, gate == storage && !gateClosed);
     a1 = 0; a2 = 0; a3 = 0;   /* a2: callable slots; a3: pending strong slots */
     do
     :: a1 < st[storage].count ->
@@ -563,16 +594,17 @@ inline Registry_agrees() {
 
 /* ---- _Readers ---------------------------------------------------------------------------------------------------- */
 
-/* enter: fetch_add(relaxed), under the lock. It publishes nothing (a read-modify-write, it continues the
-   word's release sequence); the pass is counted among those that entered the storage. Made outside the lock,
-   the fetch_add has a bit until its thread's next unlock. */
-inline Readers_enter(es) {
-    st[es].readers++;
+/* The ghost of a pass that counted itself into es and reads it: counted among the passes that entered the
+   storage. Its fetch_add publishes nothing (a read-modify-write, it continues the word's release sequence); made
+   without the lock, it is sequentially consistent, so that a later load of the word in the total order counts it;
+   the variant's relaxed one has a bit until its thread's next unlock. */
+inline Pass_entered(es) {
     st[es].passes++;
     hbEntered[es] = hbEntered[es] | me;
     if
-    :: lockOwner == thread
-    :: else -> hbUnpublished = hbUnpublished | me; hbView[thread] = hbView[thread] | entryOf(me)
+    :: planted(BUG_ENTRY_RELAXED) && lockOwner != thread ->
+        hbUnpublished = hbUnpublished | me; hbView[thread] = hbView[thread] | entryOf(me)
+    :: else
     fi
 }
 
@@ -749,19 +781,82 @@ inline Registry_find(fo) {
     fi
 }
 
-/* enterPass: counts the pass in (_Readers.enter: fetch_add, under the lock) and notes the slot count. What the
-   pass reads from here on, the storage pointer, the count, the slots below it and their keys, was written by
-   writes that happen before. */
+/* enterPass, under the lock, where the gate is open: counts the pass in (_Readers.enter: fetch_add) and notes the
+   slot count. What the pass reads from here on was written before the last unlock, which the lock acquired. */
 inline Registry_enterPass() {
     s = storage;
-    check(happens_before, writesHappenBefore(s));
-    Readers_enter(s);
+    st[s].readers++;
+    Pass_entered(s);
     end = st[s].count
 }
 
+/* The ghosts of what a pass may call, noted as it starts (`track`, for a call's pass): the newest registration,
+   the removals that have returned, and the registrations registered. */
+inline Pass_started(track) {
+    if
+    :: track ->
+        startRegistration = lastRegistration;
+        gone = removalReturnedSet;
+        startSet = registeredSet
+    :: else
+    fi
+}
+
+/* _Core.enterPass: the gate's first load (acquire); if it is open, the fetch_add (sequentially consistent) into the
+   ticket it shows; the gate's second load (sequentially consistent). If the gate still shows that ticket, open, the
+   pass reads the storage: what it reads, its count and its slots, was published by the stores of the gate and of
+   the count that its loads acquired. Else the pass counts itself out again, and collects if it was the last
+   reader, and enters under the lock. (Storages are never reused here, so a ticket the gate no longer shows is its
+   storage's, freed or not: a pass that counts itself into it touches memory that is still there, as the library's
+   tickets are.) */
+inline Core_enterPass(track) {
+    d_step {
+        ps = gate;
+        entered = !gateClosed;
+        if
+        :: !entered -> reached(path_pass_finds_gate_closed)
+        :: else
+        fi
+    }
+    if
+    :: entered ->
+        st[ps].readers++;
+        d_step {
+            if
+            :: gate == ps && !gateClosed || planted(BUG_PASS_SKIPS_VALIDATION) ->
+                s = ps;
+                check(storage_freed_while_read, st[s].state == ALLOCATED);
+                check(happens_before, writesPublishedTo(s, !planted(BUG_COUNT_LOAD_RELAXED)));
+                Pass_entered(s);
+                end = st[s].count;
+                Pass_started(track);
+                reached(path_pass_enters_through_gate)
+            :: else ->   /* counted out again: its fetch_sub */
+                entered = 0;
+                last = (st[ps].collect && st[ps].readers == 1);
+                st[ps].readers--;
+                reached(path_pass_turned_away_by_changed_gate);
+                if
+                :: last -> reached(path_pass_turned_away_collects)
+                :: else
+                fi
+            fi;
+            ps = 0
+        }
+        Core_passEnded()
+    :: else
+    fi;
+    if
+    :: !entered -> d_step { Lock_acquire(); Registry_enterPass(); Pass_started(track); Lock_unlock() }
+    :: else -> entered = 0
+    fi
+}
+
+/* A key's store (relaxed): a pass that has synchronized with the removal reads it (coherence); one that has not may
+   read the key before it, and call the delegate, which the removal's release waits for (see collect). */
 inline Registry_markRemoved(ms, mp) {
     if
-    :: isCallable(st[ms].key[mp]) -> st[ms].key[mp] = removedKey(st[ms].key[mp]); hb_wrote(ms)
+    :: isCallable(st[ms].key[mp]) -> st[ms].key[mp] = removedKey(st[ms].key[mp])
     :: else
     fi
 }
@@ -848,6 +943,21 @@ inline Registry_reindex() {
     od
 }
 
+/* isCurrentUnread: whether no pass reads the current storage; if so, the gate is closed, and none can enter it until
+   the change ends. A first load of the readers word; if it counts none, the gate's store (sequentially consistent)
+   and a second load, in one step: a pass that counts itself in between the two counts in the second load as one
+   counted in before the store does, and its own second load of the gate, after the store, finds it closed. The
+   variant's store and load are not both sequentially consistent, so the load may be ordered before the store (as
+   x86-64 orders a plain store and a later load): it closes the gate after it checks. Sets `unread`. */
+inline Registry_isCurrentUnread() {
+    d_step { Readers_isUnread(storage) }
+    if
+    :: unread && !planted(BUG_CLOSE_AFTER_CHECK) -> d_step { gateClosed = 1; Readers_isUnread(storage) }
+    :: unread && planted(BUG_CLOSE_AFTER_CHECK) -> d_step { Readers_isUnread(storage) }; gateClosed = 1
+    :: else
+    fi
+}
+
 /* compactInPlace: drops the removed slots of the current storage, which no pass reads, releasing what they own
    and moving the others down in order; then stores its readers word back to 0 (a relaxed store), which clears
    a collect bit that the last reader left as it went: this compaction does the work that the bit asked that
@@ -907,52 +1017,71 @@ inline Registry_free_decide() {
     unread = 0
 }
 
-/* rebuild(capacity:): compacts in place if no pass reads the storage and it is the right size; else copies or
-   moves the callable slots into a new storage, which becomes current, and frees the old one (see free). The first
-   step loads the readers word once (isUnread); the rest of it is private to the lock holder. */
+/* rebuild(capacity:): compacts in place if no pass reads the storage (the gate then closed) and it is the right
+   size; else copies or moves the callable slots into a new storage, then shows it at the gate (a sequentially
+   consistent store, which publishes its slots and count) and makes it current, and then frees the old one (see
+   free), whose readers it asks about only once passes can no longer enter it. */
 inline Registry_rebuild() {
+    Registry_isCurrentUnread();
     d_step {
         old = storage;
-        Readers_isUnread(old);
         isRead = !unread;
         unread = 0;
         if
         :: (!isRead || planted(BUG_COMPACT_IN_PLACE_WHILE_READ)) &&
            capacity <= st[old].capacity && st[old].capacity <= capacity * 2 ->
-            Registry_compactInPlace()
+            Registry_compactInPlace();
+            old = NONE;   /* compacted in place: nothing to free */
+            isRead = 0
         :: else ->
             Storage_make(capacity);
+            made = new;
             if
             :: capacity > st[old].capacity -> reached(path_growth)
             :: else
-            fi;
+            fi
+        fi;
+        capacity = 0
+    }
+    if
+    :: old != NONE ->
+        if
+        :: planted(BUG_PUBLISH_BEFORE_FILL) -> gate = made   /* shown before it is filled */
+        :: else
+        fi;
+        d_step {
             pos = 0; target = 0;
             do
             :: pos < st[old].count ->
                 if
-                :: isCallable(st[old].key[pos]) -> Slot_transfer(old, pos, new, target); target++
+                :: isCallable(st[old].key[pos]) -> Slot_transfer(old, pos, made, target); target++
                 :: else
                 fi;
                 pos++
             :: else -> break
             od;
-            st[new].count = target;
-            storage = new;
+            st[made].count = target;
             if
-            :: target != st[old].count && !planted(BUG_NO_REINDEX) -> Registry_reindex()
+            :: planted(BUG_RETIRE_BEFORE_SWAP) -> Readers_collectNowOrByLastReader_load(old)
+            :: else
+            fi
+        }
+        d_step {   /* replaceStorage: the gate's store, with the work private to the lock holder around it */
+            storage = made;
+            gate = made;
+            Gate_publish(made, NO_VARIANT);
+            if
+            :: st[made].count != st[old].count && !planted(BUG_NO_REINDEX) -> Registry_reindex()
             :: else
             fi;
-            Registry_resetVacancies()
-        fi;
-        capacity = 0;
+            Registry_resetVacancies();
+            made = 0;
+            isRead = 0
+        }
         if
-        :: old == storage -> old = NONE   /* compacted in place: nothing to free */
+        :: !planted(BUG_RETIRE_BEFORE_SWAP) -> d_step { Readers_collectNowOrByLastReader_load(old) }
         :: else
-        fi
-    }
-    if
-    :: old != NONE ->
-        d_step { Readers_collectNowOrByLastReader_load(old) }
+        fi;
         d_step { Registry_free_decide(); old = 0 }
     :: else -> old = 0
     fi
@@ -968,12 +1097,16 @@ inline Registry_compact_rebuildIfSparse() {
         :: vacancies >= SPARSE_MIN && vacancies * 8 >= c * 3 ->
             if
             :: vacancies * 2 >= c -> decided = 1
-            :: else -> Readers_isUnread(storage); decided = unread; unread = 0
+            :: else -> decided = 2   /* if no pass reads the storage */
             fi;
             capacity = capacityOfRebuilt(c - vacancies)
         :: else
         fi
     }
+    if
+    :: decided == 2 -> Registry_isCurrentUnread(); decided = unread; unread = 0
+    :: else
+    fi;
     if
     :: decided -> decided = 0; Registry_rebuild()
     :: else -> capacity = 0
@@ -995,24 +1128,31 @@ inline Registry_compact_rebuildIfSparse() {
 inline Registry_compact_dropLast() {
     d_step {
         c = st[storage].count;
-        unread = 0;
+        decided = 0;
         if
         :: c > 0 ->
             k = st[storage].key[c - 1];
+            decided = !ownsReferences(k) || planted(BUG_DROP_IGNORES_OWNERSHIP) ||
+                planted(BUG_DROP_UNRELEASED) && !isCallable(k)
+        :: else
+        fi
+    }
+    if
+    :: decided && !planted(BUG_DROP_WHILE_READ) ->
+        Registry_isCurrentUnread();
+        d_step {
             if
-            :: !ownsReferences(k) || planted(BUG_DROP_IGNORES_OWNERSHIP) ||
-               planted(BUG_DROP_UNRELEASED) && !isCallable(k) ->
-                if
-                :: !planted(BUG_DROP_WHILE_READ) ->
-                    Readers_isUnread(storage);
-                    if
-                    :: !unread -> reached(path_released_last_slot_kept_while_read)
-                    :: else
-                    fi
-                :: else -> unread = 1
-                fi
+            :: !unread -> reached(path_released_last_slot_kept_while_read)
             :: else
             fi
+        }
+    :: decided && planted(BUG_DROP_WHILE_READ) -> unread = 1
+    :: else
+    fi;
+    d_step {
+        c = st[storage].count;   /* as the first step found them: only passes' marks of ended keys change keys */
+        if
+        :: unread -> k = st[storage].key[c - 1]
         :: else
         fi;
         if
@@ -1028,14 +1168,16 @@ inline Registry_compact_dropLast() {
                read it is done, and its reads happen before */
             check(storage_rewritten_while_read, st[storage].passes == 0);
             check(happens_before, passesHappenBefore(storage));
-            hb_wrote(storage);   /* the count */
+            hb_wrote(storage);   /* the count, which the gate's opening publishes */
             st[storage].count = c - 1;
             vacancies--;
             st[storage].collect = 0;
             hbReaders[storage] = 0
         :: else
         fi;
-        unread = 0
+        unread = 0;
+        decided = 0;
+        k = 0
     }
 }
 
@@ -1085,14 +1227,21 @@ inline Registry_collect_rest() {
         do
         :: a1 < MAXCAP -> decided = decided || pending[a1]; a1++
         :: else -> break
-        od;
-        if
-        :: decided && pendingStrong > 0 -> Readers_collectNowOrByLastReader_load(storage)
-        :: decided && pendingStrong == 0 && planted(BUG_COLLECT_IGNORES_READERS) -> unread = 1
-        :: decided && pendingStrong == 0 && !planted(BUG_COLLECT_IGNORES_READERS) -> Readers_isUnread(storage)
-        :: else
-        fi
+        od
     }
+    /* Pending slots are the current storage's: released once no pass reads it, and none can enter it. With a
+       pending strong delegate, the gate is closed before the word's load, so that the last reader, or this change,
+       releases it; else the weak references wait for a change that finds the storage unread. */
+    if
+    :: decided && pendingStrong > 0 ->
+        if
+        :: !planted(BUG_CLOSE_AFTER_CHECK) -> d_step { gateClosed = 1; Readers_collectNowOrByLastReader_load(storage) }
+        :: else -> d_step { Readers_collectNowOrByLastReader_load(storage) }; gateClosed = 1
+        fi
+    :: decided && pendingStrong == 0 && planted(BUG_COLLECT_IGNORES_READERS) -> unread = 1
+    :: decided && pendingStrong == 0 && !planted(BUG_COLLECT_IGNORES_READERS) -> Registry_isCurrentUnread()
+    :: else
+    fi;
     if
     :: decided ->
         d_step {
@@ -1314,9 +1463,14 @@ inline Garbage_release() {
     fi
 }
 
-/* _Core.endChange, which ends every change of the registry: the lock is released, then the
-   garbage. */
+/* _Core.endChange, which ends every change of the registry: the gate, if the change closed it, is opened (a store
+   with release ordering, which publishes what the change wrote to the passes that then enter), the lock is
+   released, then the garbage. */
 inline Core_endChange() {
+    if
+    :: gateClosed -> d_step { gateClosed = 0; Gate_publish(storage, BUG_GATE_OPENED_RELAXED) }
+    :: else
+    fi;
     if
     :: bugHere != BUG_GARBAGE_RELEASED_UNDER_LOCK ->
         d_step { Lock_release(); Garbage_returnIfDone() }
@@ -1388,7 +1542,7 @@ inline Pass_finish() {
    dying object's slot marks; and the end checks each marked key again under the lock. The scan counts itself in
    and out as a reader in steps of their own. */
 inline Core_searchForEnded() {
-    d_step { Lock_acquire(); Registry_enterPass(); Lock_unlock() }
+    Core_enterPass(0);
     d_step {
         check(storage_freed_while_read, st[s].state == ALLOCATED);
         i = 0;
@@ -1417,43 +1571,23 @@ inline Core_searchForEnded() {
     end = 0
 }
 
-/* call: one pass, `kind` OUTER_PASS, NESTED_PASS or LATER_PASS. The outer pass may start a nested one from inside one
-   of its delegate calls, on the same thread; once it is done, the thread may make one later call, or return. */
+/* call: one pass, `kind` OUTER_PASS or NESTED_PASS. The outer pass may start a nested one from inside one of its
+   delegate calls, on the same thread; once it is done, the thread returns. */
 proctype Pass(byte kind) {
     byte thread = CALLER;
     REGISTRY_VARIABLES;
     PASS_VARIABLES;
-    byte startRegistration, lastCalled, gone;
+    byte lastCalled;
     short key;
     bit didNest;
     bit keeping;   /* the keeper holds d3's owner, which the weak load returned, until the call ends */
 
-    /* _Pass.init: withLock { enterPass() }; one variant reads the storage and its count before the lock; another
-       enters at a moment when the lock is free, as if it held it, but without taking it: every interleaving is
-       as with the lock, and only the orderings differ. */
-    if
-    :: bugHere == BUG_PASS_ENTERS_BEFORE_LOCK -> s = storage; end = st[s].count
-    :: else
-    fi;
+    /* _Pass.init: _Core.enterPass(), through the gate, or under the lock */
+    me = kind;
+    Core_enterPass(1);
     d_step {
-        lockOwner == 0 ->
-        if
-        :: !planted(BUG_PASS_ENTERS_OUTSIDE_THE_LOCK) -> Lock_acquire()
-        :: else
-        fi;
-        me = kind;
-        if
-        :: !planted(BUG_PASS_ENTERS_BEFORE_LOCK) -> Registry_enterPass()
-        :: else -> Readers_enter(s)
-        fi;
-        startRegistration = lastRegistration;
-        gone = removalReturnedSet;
         if
         :: kind == NESTED_PASS -> reached(path_nested_pass)
-        :: else
-        fi;
-        if
-        :: !planted(BUG_PASS_ENTERS_OUTSIDE_THE_LOCK) -> Lock_unlock()
         :: else
         fi
     }
@@ -1463,6 +1597,7 @@ proctype Pass(byte kind) {
            check(storage_freed_while_read, st[s].state == ALLOCATED);
            check(storage_rewritten_while_read, i < st[s].count);
            key = st[s].key[i];
+           seenSet = seenSet | bitOf(registrationOf(key));
            if
            :: isCallable(key) ->
                r = registrationOf(key);
@@ -1539,13 +1674,16 @@ proctype Pass(byte kind) {
        fi
     :: else -> break
     od;
-    atomic { i = 0; startRegistration = 0; lastCalled = 0; gone = 0 }
+    atomic {
+        /* every registration registered when the pass started has its slot in the storage it read, below its count */
+        check(registered_delegate_missed, (startSet & ~seenSet) == 0);
+        i = 0; startRegistration = 0; lastCalled = 0; gone = 0; startSet = 0; seenSet = 0
+    }
     Pass_finish();
     end = 0;
     if
     :: kind == NESTED_PASS -> nestedRunning = 0
-    :: kind == OUTER_PASS -> run Pass(LATER_PASS)      /* the thread makes a later call */
-    :: kind != NESTED_PASS -> d_step { hb_return() }   /* ... or returns */
+    :: kind != NESTED_PASS -> d_step { hb_return() }   /* the thread returns */
     fi
 }
 
@@ -1631,23 +1769,34 @@ inline MulticastDelegate_removeAll() {
         }
     :: else -> break
     od;
+    /* replaceStorage: an empty storage, shown at the gate before the old one's readers are asked about */
     atomic {
         t = 0; p = 0;
         old = storage;
-        Readers_collectNowOrByLastReader_load(old)
+        Storage_make(1);   /* _Storage.make(minimumCapacity: 0) allocates at least one slot */
+        made = new;
+        if
+        :: planted(BUG_RETIRE_BEFORE_SWAP) -> Readers_collectNowOrByLastReader_load(old)
+        :: else
+        fi
     }
     d_step {
-        Registry_free_decide();
-        Storage_make(1);   /* _Storage.make(minimumCapacity: 0) allocates at least one slot */
-        storage = new;
+        storage = made;
+        gate = made;
+        Gate_publish(made, NO_VARIANT);
+        made = 0;
         a1 = 0;
         do
         :: a1 < NOBJ -> index[a1] = NONE; a1++
         :: else -> break
         od;
-        Registry_resetVacancies();
-        old = 0
+        Registry_resetVacancies()
     }
+    if
+    :: !planted(BUG_RETIRE_BEFORE_SWAP) -> d_step { Readers_collectNowOrByLastReader_load(old) }
+    :: else
+    fi;
+    d_step { Registry_free_decide(); old = 0 }
     Registry_collect();
     Core_endChange()
 }
@@ -1769,19 +1918,13 @@ proctype Adder() {
             index[D3] = pos;
             registeredSet = registeredSet | bitOf(lastRegistration);
             hb_wrote(storage);
+            /* the count's store, with release ordering, which publishes the slot to passes that load the count */
+            Storage_publishCount(storage, BUG_COUNT_STORED_RELAXED);
             Registry_collect_first()
         }
         Registry_collect_rest()
     fi;
-    if
-    :: bugHere != BUG_COUNT_STORED_OUTSIDE_THE_LOCK -> Core_endChange()
-    :: else ->
-        /* The variant writes the slot and the count just after the unlock. The model writes them where it
-           did: no other thread reads them before it takes the lock, and passes already under way stop below
-           them, so no interleaving can tell; the ghost write comes after the unlock. */
-        d_step { Lock_release(); hb_wrote(storage); Garbage_returnIfDone() }
-        Garbage_release()
-    fi;
+    Core_endChange();
     /* The adder lets go of O3, which then dies unless a pass's keeper holds it (and dies when that goes), or keeps
        it for good. */
     if

@@ -270,7 +270,7 @@ extension MulticastDelegate where Delegate: Sendable {
         ///
         /// - Parameter body: What to do with each delegate.
         /// - Throws: The first error that a body threw, after every body has finished.
-        /// - Complexity: O(*n*) child tasks, and an array of the *n* delegates; one lock to list them.
+        /// - Complexity: O(*n*) child tasks, and an array of the *n* delegates, listed without a lock.
         @inlinable  // specialized at the call site, so that no child task runs unspecialized generic code
         nonisolated(nonsending) public func call<Failure: Error>(
             _ body: @Sendable (Delegate) async throws(Failure) -> Void
@@ -296,7 +296,7 @@ extension MulticastDelegate where Delegate: Sendable {
         /// - Parameter transform: The question for each delegate.
         /// - Returns: The answers, in the order the delegates were added, whatever order they arrived in.
         /// - Throws: The first error that a transform threw, after every transform has finished.
-        /// - Complexity: O(*n*) child tasks, and an array of the *n* delegates; one lock to list them.
+        /// - Complexity: O(*n*) child tasks, and an array of the *n* delegates, listed without a lock.
         @inlinable  // specialized at the call site, so that no child task runs unspecialized generic code
         nonisolated(nonsending) public func map<Answer: Sendable, Failure: Error>(
             _ transform: @Sendable (Delegate) async throws(Failure) -> Answer

@@ -47,7 +47,7 @@ extension MulticastDelegate: Sequence {
 
     /// Returns an iterator over the delegates registered now, in the order they were added.
     ///
-    /// - Complexity: O(1); one lock, and one allocation, for the object that ends the iterator's pass when
+    /// - Complexity: O(1); no lock, and one allocation, for the object that ends the iterator's pass when
     ///   the last copy of the iterator is gone.
     @inlinable
     public func makeIterator() -> Iterator {

@@ -78,10 +78,11 @@ public enum Retention: Sendable, Hashable {
 /// ### Threads
 ///
 /// Every member may be used from any thread at the same time. The multicast is `Sendable` when `Delegate`
-/// is. No lock is held while delegate code runs, and a call that starts after `remove(x)` has returned never
-/// calls `x`. Delegates run on the thread that calls ``call(_:)-rlcb``. A removal reaches the calls under way
-/// by marking the delegate's slot in place, so a call never takes the lock per delegate and a removal never
-/// copies the delegates, however many calls run meanwhile.
+/// is. No lock is held while delegate code runs, and a call that starts after `remove(x)` has returned (on the
+/// same thread, or on one that a lock, a queue, an actor or an `await` ordered after it) never calls `x`.
+/// Delegates run on the thread that calls ``call(_:)-rlcb``. A call takes no lock: it counts itself in as a
+/// reader of the delegates with one atomic operation, and a removal reaches the calls under way by marking the
+/// delegate's slot in place, so a removal never copies the delegates, however many calls run meanwhile.
 ///
 /// ### Re-entrancy
 ///
@@ -505,10 +506,11 @@ public final class MulticastDelegate<Delegate> {
     ///
     /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
     ///   error is rethrown.
-    /// - Complexity: O(*n*), and no allocation, in optimized and unoptimized builds alike. The call takes the
-    ///   lock once, to start; then, per delegate, it reads the delegate's slot and, for a weak delegate, makes
-    ///   one weak load. If it is the last call to end after a delegate was removed during it, it takes the lock
-    ///   once more, to release what the removed delegate's slot held.
+    /// - Complexity: O(*n*), and no allocation, in optimized and unoptimized builds alike. The call counts
+    ///   itself in with one atomic operation and takes no lock; then, per delegate, it reads the delegate's slot
+    ///   and, for a weak delegate, makes one weak load. If it is the last call to end after a delegate was
+    ///   removed during it, it takes the lock once, to release what the removed delegate's slot held. A call
+    ///   that starts while another thread rewrites the delegates in place waits for that change to end.
     @inlinable
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {

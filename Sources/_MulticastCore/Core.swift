@@ -1,3 +1,5 @@
+import _MulticastShims
+
 /// A multicast's state: its registry, the lock that guards it, and the rules for changing it.
 ///
 /// Every change runs in ``change(_:)``: under the lock, leaving what it released to a ``_Garbage``, which is let
@@ -13,6 +15,16 @@ package final class _Core {
     /// constant, so that changing it needs no exclusivity check.
     @usableFromInline
     let registry: UnsafeMutablePointer<_Registry>
+
+    /// The word through which passes find the current storage without the lock (see ``_Gate``), in memory of its
+    /// own, which the registry writes under the lock.
+    @usableFromInline
+    let gate: UnsafeMutablePointer<Int>
+
+    /// How far apart the delegates are in a storage: ``_DelegateLayout/stride``, which passes read without the
+    /// lock.
+    @usableFromInline
+    let stride: Int
 
     /// What the delegates' type is to the multicast, which says how it finds a delegate's object: read from the
     /// value's bits, or by a dynamic cast. Never a refused type: the multicast stops before it makes a core.
@@ -31,15 +43,18 @@ package final class _Core {
     ) {
         self.delegateKind = delegateKind
         self.endedRegistrationsObserver = endedRegistrationsObserver
+        stride = layout.stride
         lock = _Lock()
+        unsafe gate = _Gate.onItsOwnCacheLine(0)
         unsafe registry = .allocate(capacity: 1)
-        unsafe registry.initialize(to: _Registry(layout: layout, ownersArePinned: ownersArePinned))
+        unsafe registry.initialize(to: _Registry(layout: layout, gate: gate, ownersArePinned: ownersArePinned))
     }
 
     deinit {
-        unsafe registry.pointee.deallocateIndex()
+        unsafe registry.pointee.deallocate()
         unsafe registry.deinitialize(count: 1)
         unsafe registry.deallocate()
+        unsafe gate.deallocate()
     }
 
     /// Runs `body` with the registry, under the lock: a read, or a change that leaves nothing to release (a pass
@@ -59,8 +74,39 @@ package final class _Core {
         return result
     }
 
-    /// Runs `body` on the registry with the lock held, leaving what it releases to a ``_Garbage``; then lets go of
-    /// the lock, and releases that garbage: the one place that does. `body` must not call out to user code.
+    /// Counts a pass in as a reader of the current storage, and returns what it reads: the storage's first slot,
+    /// how far apart its slots are, how many it has, and the readers word to count the pass out of. Through the
+    /// gate, without the lock, with one read-modify-write (see ``_Gate``): the gate shows the storage's ticket;
+    /// the pass counts itself into it, and checks that the gate still shows it, open. Else, having counted itself
+    /// out, it enters under the lock.
+    @inlinable
+    @inline(always)
+    func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
+        let shown = unsafe _multicast_load_acquire(gate)
+        if shown & _Gate.closedBit == 0, let ticket = unsafe UnsafeMutablePointer<_Ticket>(bitPattern: shown) {
+            let readers = unsafe UnsafeMutableRawPointer(ticket).assumingMemoryBound(to: Int.self)
+            _ = unsafe _multicast_fetch_add_seq_cst(readers, 1)
+            if unsafe _multicast_load_seq_cst(gate) == shown {
+                let header = unsafe ticket.pointee.header
+                let count = unsafe _multicast_load_acquire(
+                    UnsafeMutableRawPointer(header).assumingMemoryBound(to: Int.self))
+                return unsafe (header.pointee.base, stride, count, readers)
+            }
+            if unsafe _Readers.leave(readers) { lastReaderLeft() }
+        }
+        return unsafe enterPassUnderTheLock()
+    }
+
+    /// ``enterPass()`` under the lock, where the gate is open: for a pass that found it closed, or changed.
+    @usableFromInline
+    @inline(never)
+    func enterPassUnderTheLock() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
+        unsafe withLock { unsafe $0.enterPass() }
+    }
+
+    /// Runs `body` on the registry with the lock held, leaving what it releases to a ``_Garbage``; then opens the
+    /// gate if `body` closed it, takes back the tickets of the storages it freed, lets go of the lock, and releases
+    /// that garbage: the one place that does. `body` must not call out to user code.
     @inlinable
     @inline(always)
     func change<Result>(_ body: (inout _Registry, inout _Garbage) -> Result) -> Result {
@@ -70,6 +116,8 @@ package final class _Core {
         #if MULTICAST_INTERNAL_CHECKS
         unsafe registry.pointee.checkInvariants()
         #endif
+        if unsafe registry.pointee.gateIsClosed { unsafe registry.pointee.openGate() }
+        if let storages = garbage.storages { unsafe registry.pointee.takeBackTickets(of: storages) }
         lock.unlock()
         garbage.release()
         return result

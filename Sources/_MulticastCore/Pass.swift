@@ -73,7 +73,7 @@ package struct _Pass: ~Copyable {
     @inline(always)
     package init(_ core: _Core) {
         unsafe self.core = core
-        unsafe (base, stride, count, readers) = unsafe core.withLock { unsafe $0.enterPass() }
+        unsafe (base, stride, count, readers) = unsafe core.enterPass()
         position = 0
         firstEnded = count
     }

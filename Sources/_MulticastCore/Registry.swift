@@ -1,3 +1,5 @@
+import _MulticastShims
+
 /// Everything a multicast knows, guarded by its lock: which storage holds the delegates, where each object's
 /// slot is, and what waits for the passes under way. It decides; ``_Storage`` does the pointer work.
 ///
@@ -57,16 +59,27 @@ struct _Registry {
     @usableFromInline
     let ownersArePinned: Bool
 
-    init(layout: _DelegateLayout, ownersArePinned: Bool = _OwnerPin.isAvailable) {
-        storage = _Storage(capacity: 0, layout: layout)
+    /// The core's gate (see ``_Gate``), which shows the current storage's ticket, closed while ``gateIsClosed``.
+    @usableFromInline
+    let gate: UnsafeMutablePointer<Int>
+
+    /// Whether this change closed the gate; ``_Core/change(_:)`` opens it again before it lets go of the lock.
+    @usableFromInline
+    var gateIsClosed = false
+
+    /// The tickets of the storages (see ``_Tickets``), which the registry frees in ``deallocate()``.
+    var tickets = _Tickets()
+
+    init(layout: _DelegateLayout, gate: UnsafeMutablePointer<Int>, ownersArePinned: Bool = _OwnerPin.isAvailable) {
+        storage = _Storage(capacity: 0, layout: layout, tickets: &tickets)
         slots = storage.slots
+        unsafe self.gate = gate
         self.ownersArePinned = ownersArePinned
+        unsafe _multicast_store_release(gate, _Gate.showing(slots.ticket, closed: false))
     }
 
-    /// Starts a pass over the current storage: counts it in as a reader. (Mutating, though the registry does
-    /// not change, so that the registry is not copied to call it.)
-    @inlinable
-    @inline(always)
+    /// Starts a pass over the current storage, under the lock, where the gate is open: counts it in as a reader.
+    /// (Mutating, though the registry does not change, so that the registry is not copied to call it.)
     mutating func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
         let slots = slots
         let pass = unsafe (slots.base, slots.layout.stride, slots.count, slots.readers)
@@ -318,7 +331,7 @@ extension _Registry {
             }
         }
         let old = storage
-        replaceStorage(with: _Storage(capacity: 0, layout: slots.layout))
+        replaceStorage(with: _Storage(capacity: 0, layout: slots.layout, tickets: &tickets))
         index.removeAll(keepingRoomFor: 0)
         resetVacancies()
         deferred.retire(old, &garbage)
@@ -377,6 +390,8 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func collect(_ garbage: inout _Garbage) {
+        // Pending slots are the current storage's: they are released once no pass reads it, and none can enter.
+        if deferred.pending.count > 0, slots.isUnread || deferred.pendingStrong > 0 { closeGate() }
         deferred.collect(current: slots, &garbage)
     }
 
@@ -395,14 +410,14 @@ extension _Registry {
     @inline(always)
     mutating func compact(_ garbage: inout _Garbage) {
         let last = slots.count - 1
-        if last >= 0, !slots.key(at: last).ownsReferences, slots.isUnread {
+        if last >= 0, !slots.key(at: last).ownsReferences, isCurrentUnread() {
             slots.dropLast()
             vacancies -= 1
             slots.forgetCollect()  // nothing of this storage waits for a reader any more
         }
         let count = slots.count
         guard vacancies >= 16 && vacancies * 8 >= count * 3 else { return }
-        if vacancies * 2 >= count || slots.isUnread {
+        if vacancies * 2 >= count || isCurrentUnread() {
             rebuild(capacity: Self.capacityOfRebuilt(holding: count - vacancies), &garbage)
         }
     }
@@ -417,22 +432,23 @@ extension _Registry {
 
     /// Replaces the current storage by one of at least `capacity` slots that holds its registrations in order,
     /// less the removed ones, and indexes it anew; or, if no pass reads it and it is the right size, compacts
-    /// it in place, which allocates nothing.
+    /// it in place, which allocates nothing. The new storage is filled before the gate shows it.
     @usableFromInline
     mutating func rebuild(capacity: Int, _ garbage: inout _Garbage) {
         let slotsMove = vacancies > 0
         let old = storage
-        let isRead = !old.slots.isUnread
+        let isRead = !isCurrentUnread()
         if !isRead && capacity <= old.slots.capacity && old.slots.capacity <= capacity * 2 {
             var objects: [AnyObject] = []
             old.slots.compactInPlace(&objects)
             garbage.append(contentsOf: objects)
             old.slots.forgetCollect()  // what the last reader was to collect is done
         } else {
-            replaceStorage(with: _Storage(capacity: capacity, layout: slots.layout))
+            let new = _Storage(capacity: capacity, layout: slots.layout, tickets: &tickets)
             var deferredReleases: [AnyObject] = []
-            old.slots.transferRegistrations(to: slots, sourceIsRead: isRead, deferredReleases: &deferredReleases)
+            old.slots.transferRegistrations(to: new.slots, sourceIsRead: isRead, deferredReleases: &deferredReleases)
             garbage.append(contentsOf: deferredReleases)
+            replaceStorage(with: new)
             deferred.retire(old, &garbage)  // with the removed slots, which it releases when it is freed
         }
         resetVacancies()
@@ -441,16 +457,61 @@ extension _Registry {
         }
     }
 
-    /// Frees the index's buckets, as the registry goes.
-    mutating func deallocateIndex() {
+    /// Frees the index's buckets and the tickets, as the registry goes.
+    mutating func deallocate() {
         unsafe index.deallocate()
+        tickets.deallocateAll()
     }
 
-    /// Makes `new` the current storage.
+    /// Makes `new`, which must be filled already, the current storage, and shows its ticket at the gate, open or
+    /// closed as the gate is: a sequentially consistent store, which must come before the registry asks whether
+    /// passes read the storage that `new` replaces (see ``_Gate``).
     @usableFromInline
     mutating func replaceStorage(with new: _Storage) {
         storage = new
         slots = new.slots
+        unsafe _multicast_store_seq_cst(gate, _Gate.showing(slots.ticket, closed: gateIsClosed))
+    }
+
+    /// Closes the gate, if this change has not yet: passes that try to enter from now on enter under the lock, once
+    /// the change has opened the gate again. A sequentially consistent store, which must come before the registry
+    /// asks whether passes read the current storage (see ``_Gate``).
+    @inlinable
+    @inline(always)
+    mutating func closeGate() {
+        guard !gateIsClosed else { return }
+        gateIsClosed = true
+        unsafe _multicast_store_seq_cst(gate, _Gate.showing(slots.ticket, closed: true))
+    }
+
+    /// Opens the gate that this change closed, with release ordering, so that a pass that enters sees what the
+    /// change wrote. ``_Core/change(_:)`` calls it before it lets go of the lock.
+    @inlinable
+    @inline(always)
+    mutating func openGate() {
+        gateIsClosed = false
+        unsafe _multicast_store_release(gate, _Gate.showing(slots.ticket, closed: false))
+    }
+
+    /// Whether no pass reads the current storage; if so, none can enter it until the change ends (the gate is
+    /// closed), so that the change may rewrite it or release what its removed slots own. A storage that passes read
+    /// leaves the gate open: a calling thread keeps entering without the lock while another thread changes the
+    /// registrations.
+    @inlinable
+    @inline(always)
+    mutating func isCurrentUnread() -> Bool {
+        guard slots.isUnread else { return false }
+        closeGate()
+        return slots.isUnread
+    }
+
+    /// Takes back the tickets of `storages`, which no pass reads, and which the change that leaves them to its garbage
+    /// frees once it has let go of the lock.
+    @usableFromInline
+    mutating func takeBackTickets(of storages: [_Storage]) {
+        for storage in storages {
+            unsafe tickets.give(storage.slots.ticket)
+        }
     }
 
     /// Records that the current storage holds no removed slot: it was replaced, or compacted.

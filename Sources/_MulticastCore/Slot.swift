@@ -644,13 +644,17 @@ struct _LendingSpace {
 /// Its one hazard is its lifetime: it is valid while its ``_Storage`` lives, which the registry keeps beside it,
 /// and a pass, which reads it, keeps in the registry's retired storages (see ``_DeferredRelease``). Within that, its
 /// bookkeeping is safe: every slot it reaches by position is checked against the capacity (``slot(at:)``), and
-/// what hands out memory (``base``, ``header``, ``readers``, ``slot(at:)``, ``append(bitsOf:object:owner:key:)``)
-/// is unsafe to use.
+/// what hands out memory (``base``, ``header``, ``ticket``, ``readers``, ``slot(at:)``,
+/// ``append(bitsOf:object:owner:key:)``) is unsafe to use.
 @safe
 @usableFromInline
 struct _StorageHandle {
     @usableFromInline
     let header: UnsafeMutablePointer<_StorageHeader>
+
+    /// What passes count themselves into (see ``_Gate``): the registry's, for as long as the storage lives.
+    @usableFromInline
+    let ticket: UnsafeMutablePointer<_Ticket>
 
     /// The first slot; slot `position` is ``slot(at:)``.
     @usableFromInline
@@ -665,29 +669,42 @@ struct _StorageHandle {
     let capacity: Int
 
     @usableFromInline
-    init(header: UnsafeMutablePointer<_StorageHeader>, base: _Slot, layout: _DelegateLayout, capacity: Int) {
+    init(
+        header: UnsafeMutablePointer<_StorageHeader>, ticket: UnsafeMutablePointer<_Ticket>, base: _Slot,
+        layout: _DelegateLayout, capacity: Int
+    ) {
         unsafe self.header = unsafe header
+        unsafe self.ticket = unsafe ticket
         unsafe self.base = unsafe base
         self.layout = layout
         self.capacity = capacity
     }
 
-    /// Slots in use; those at `0..<count` are occupied.
+    /// Slots in use; those at `0..<count` are occupied. Read and written with the lock held; written with release
+    /// ordering, for passes, which read it without the lock (see ``_Core/enterPass()``).
     @inlinable
     @inline(always)
     var count: Int {
         get { unsafe header.pointee.count }
-        nonmutating set { unsafe header.pointee.count = newValue }
+        nonmutating set { unsafe _multicast_store_release(countWord, newValue) }
     }
 
-    /// The ``_Readers`` word.
+    /// The word of ``count``, as an atomic operation needs it.
     @inlinable
     @inline(always)
-    var readers: UnsafeMutablePointer<Int> {
+    var countWord: UnsafeMutablePointer<Int> {
         unsafe UnsafeMutableRawPointer(header).assumingMemoryBound(to: Int.self)
     }
 
-    /// Whether no pass reads the storage (see ``_Readers/isUnread(_:)``). Call it with the lock held.
+    /// The ``_Readers`` word: the ticket's.
+    @inlinable
+    @inline(always)
+    var readers: UnsafeMutablePointer<Int> {
+        unsafe UnsafeMutableRawPointer(ticket).assumingMemoryBound(to: Int.self)
+    }
+
+    /// Whether no pass reads the storage (see ``_Readers/isUnread(_:)``). Call it with the lock held, once no pass can
+    /// enter the storage: it is not the current one, or the gate is closed (see ``_Gate``).
     @inlinable
     @inline(always)
     var isUnread: Bool {

@@ -31,6 +31,28 @@ import Testing
         }
     }
 
+    /// A change holds the lock while it works; a call, an iteration, `count` and `isEmpty` on another thread go
+    /// on meanwhile, unless the change rewrites the list of delegates that they read.
+    @Test func callsDoNotWaitForTheLockThatAnotherThreadHolds() {
+        let delegates = MulticastDelegate<any Listener & Sendable>()
+        let listeners = [SharedListener("weak"), SharedListener("strong")]
+        delegates.add(listeners[0])
+        delegates.add(listeners[1], retention: .strong)
+        withExtendedLifetime(listeners) {
+            let counted = Guarded((count: 0, isEmpty: true))
+            let finished = delegates.whileHoldingTheLock {
+                runOnThreads(1, timeout: 10) { _ in
+                    delegates.call { $0.hear(1) }
+                    for delegate in delegates { delegate.hear(2) }
+                    counted.value = (delegates.count, delegates.isEmpty)
+                }
+            }
+            #expect(finished, "a pass waited for the lock that another thread held")
+            #expect(listeners.map(\.heard) == [[1, 2], [1, 2]])
+            #expect(counted.value == (2, false))
+        }
+    }
+
     @Test func delegateRemovedOnAnotherThreadBeforeItsTurnIsNotCalled() {
         let delegates = MulticastDelegate<any Listener & Sendable>()
         let removed = DispatchSemaphore(value: 0)

@@ -1,5 +1,6 @@
 // Atomic operations for the words that Multicast's passes read or change without the lock: a slot's key, which
-// has 64 bits on every platform, and a storage's reader count, a machine word.
+// has 64 bits on every platform, a ticket's reader count, the gate and a storage's slot count, machine words. Each is
+// always inlined, so that an unoptimized build of the caller makes the atomic operation, not a call.
 //
 // Swift's own `Synchronization.Atomic` needs iOS 18 / macOS 15, and Multicast supports iOS 15 / macOS 12,
 // so the operations it needs come from the C compiler's builtins, which every toolchain Swift uses
@@ -11,42 +12,71 @@
 
 /// Loads the 64-bit `*word` with no ordering: a plain load on x86-64, arm64 and arm64_32; on 32-bit ARM
 /// (32-bit Android and Linux), the compiler's doubleword atomic.
-static inline int64_t _multicast_load_relaxed_64(const int64_t *_Nonnull word) {
+__attribute__((always_inline)) static inline int64_t _multicast_load_relaxed_64(const int64_t *_Nonnull word) {
     return __atomic_load_n(word, __ATOMIC_RELAXED);
 }
 
 /// Stores `value` into the 64-bit `*word` with no ordering.
-static inline void _multicast_store_relaxed_64(int64_t *_Nonnull word, int64_t value) {
+__attribute__((always_inline)) static inline void _multicast_store_relaxed_64(int64_t *_Nonnull word, int64_t value) {
     __atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
 
 /// Sets the bits of `mask` in the 64-bit `*word` with no ordering.
-static inline void _multicast_fetch_or_relaxed_64(int64_t *_Nonnull word, int64_t mask) {
+__attribute__((always_inline)) static inline void _multicast_fetch_or_relaxed_64(int64_t *_Nonnull word, int64_t mask) {
     __atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
 }
 
 /// Loads `*word` with acquire ordering.
-static inline intptr_t _multicast_load_acquire(const intptr_t *_Nonnull word) {
+__attribute__((always_inline)) static inline intptr_t _multicast_load_acquire(const intptr_t *_Nonnull word) {
     return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 
 /// Stores `value` into `*word` with no ordering: a plain store on x86-64 and arm64.
-static inline void _multicast_store_relaxed(intptr_t *_Nonnull word, intptr_t value) {
+__attribute__((always_inline)) static inline void _multicast_store_relaxed(intptr_t *_Nonnull word, intptr_t value) {
     __atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
 
 /// Adds `value` to `*word` with no ordering; returns the value before.
-static inline intptr_t _multicast_fetch_add_relaxed(intptr_t *_Nonnull word, intptr_t value) {
+__attribute__((always_inline)) static inline intptr_t _multicast_fetch_add_relaxed(intptr_t *_Nonnull word, intptr_t value) {
     return __atomic_fetch_add(word, value, __ATOMIC_RELAXED);
 }
 
+// The gate and a pass's ticket (Sources/_MulticastCore/Gate.swift): a pass counts itself in and checks the gate
+// again, a writer closes or moves the gate and checks the count; each side's write comes before its read in one
+// total order, so that one of the two sees the other (sequentially consistent ordering).
+
+/// Loads `*word` in the total order of sequentially consistent operations.
+__attribute__((always_inline)) static inline intptr_t _multicast_load_seq_cst(const intptr_t *_Nonnull word) {
+    return __atomic_load_n(word, __ATOMIC_SEQ_CST);
+}
+
+/// Stores `value` into `*word` in the total order of sequentially consistent operations.
+__attribute__((always_inline)) static inline void _multicast_store_seq_cst(intptr_t *_Nonnull word, intptr_t value) {
+    __atomic_store_n(word, value, __ATOMIC_SEQ_CST);
+}
+
+/// Stores `value` into `*word` with release ordering.
+__attribute__((always_inline)) static inline void _multicast_store_release(intptr_t *_Nonnull word, intptr_t value) {
+    __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+/// Adds `value` to `*word` in the total order of sequentially consistent operations; returns the value before.
+__attribute__((always_inline)) static inline intptr_t _multicast_fetch_add_seq_cst(intptr_t *_Nonnull word, intptr_t value) {
+    return __atomic_fetch_add(word, value, __ATOMIC_SEQ_CST);
+}
+
+/// Clears the bits of `mask` in `*word` with no ordering.
+__attribute__((always_inline)) static inline void _multicast_fetch_and_relaxed(intptr_t *_Nonnull word, intptr_t mask) {
+    __atomic_fetch_and(word, mask, __ATOMIC_RELAXED);
+}
+
 /// Subtracts `value` from `*word` with release ordering; returns the value before.
-static inline intptr_t _multicast_fetch_sub_release(intptr_t *_Nonnull word, intptr_t value) {
+__attribute__((always_inline)) static inline intptr_t _multicast_fetch_sub_release(intptr_t *_Nonnull word, intptr_t value) {
     return __atomic_fetch_sub(word, value, __ATOMIC_RELEASE);
 }
 
 /// Sets the bits of `mask` in `*word` with acquire ordering; returns the value before.
-static inline intptr_t _multicast_fetch_or_acquire(intptr_t *_Nonnull word, intptr_t mask) {
+__attribute__((always_inline)) static inline intptr_t _multicast_fetch_or_acquire(intptr_t *_Nonnull word, intptr_t mask) {
     return __atomic_fetch_or(word, mask, __ATOMIC_ACQUIRE);
 }
 

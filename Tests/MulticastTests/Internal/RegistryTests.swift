@@ -66,7 +66,12 @@ import Testing
                 self.counts = counts
             }
             func hear(_ event: Int) {}
-            deinit { counts.append("\(delegates.count)") }  // takes the lock: it must be free
+            deinit {
+                let probe = Recorder("probe", log: CallLog())
+                delegates.add(probe)  // takes the lock: it must be free
+                counts.append("\(delegates.count)")
+                delegates.remove(probe)
+            }
         }
         let delegates = MulticastDelegate<any Listener>()
         let counts = CallLog()
@@ -82,9 +87,47 @@ import Testing
         }
         delegates.call { $0.hear(1) }
         #expect(counter == nil)
-        #expect(counts.calls == ["1"])
+        #expect(counts.calls == ["2"])
         #expect(log.calls == ["remover"])
         extendLifetime(remover)
+    }
+
+    /// A storage's ticket, which passes count themselves into, outlives the storage, and goes to a later one once
+    /// the storage is freed: however often the delegates are rebuilt, a multicast keeps as many tickets as it
+    /// ever had storages at once.
+    @Test func aFreedStorageGivesItsTicketToALaterOne() {
+        let delegates = MulticastDelegate<any Listener>()
+        let all = (0..<100).map { Recorder("\($0)", log: log) }
+        defer { extendLifetime(all) }
+        var storage = delegates.storageIdentity
+        var replacements = 0
+        for _ in 0..<20 {
+            for delegate in all {
+                delegates.add(delegate)
+                if delegates.storageIdentity != storage {
+                    storage = delegates.storageIdentity
+                    replacements += 1
+                }
+            }
+            for delegate in all { delegates.remove(delegate) }
+        }
+        #expect(replacements > 20)
+        #expect(delegates.ticketsAllocated == 2)  // the current storage's, and the one each growth fills
+
+        // Storages that passes still read keep their tickets until their last pass ends.
+        var iterators = [delegates.makeIterator()]
+        for delegate in all {
+            delegates.add(delegate)
+            iterators.append(delegates.makeIterator())
+        }
+        let whileRead = delegates.ticketsAllocated
+        #expect(whileRead > 2)
+        iterators.removeAll()
+        for _ in 0..<20 {
+            for delegate in all { delegates.remove(delegate) }
+            for delegate in all { delegates.add(delegate) }
+        }
+        #expect(delegates.ticketsAllocated == whileRead)
     }
 
     /// A pass that is not finished by hand ends where it goes out of scope, and the removal that waited for it

@@ -277,6 +277,7 @@ import Testing
 
     @Test func theFieldsThatPassesReadHaveTheOffsetsTheyAreReadAt() {
         #expect(MemoryLayout<_SlotState>.offset(of: \.key) == 0)
-        #expect(MemoryLayout<_StorageHeader>.offset(of: \.readers) == 0)
+        #expect(MemoryLayout<_StorageHeader>.offset(of: \.count) == 0)
+        #expect(MemoryLayout<_Ticket>.offset(of: \.readers) == 0)
     }
 }

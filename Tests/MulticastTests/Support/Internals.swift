@@ -22,6 +22,13 @@ extension MulticastDelegate {
 
     /// The current storage, to tell whether a change replaced it.
     var storageIdentity: ObjectIdentifier { _core.withLock { ObjectIdentifier($0.storage) } }
+
+    /// The tickets that the multicast's storages have ever needed at once: each stays allocated until the
+    /// multicast goes.
+    var ticketsAllocated: Int { _core.withLock { $0.tickets.all.count } }
+
+    /// Runs `body` while this thread holds the multicast's lock, as a change does while it works.
+    func whileHoldingTheLock<Result>(_ body: () -> Result) -> Result { _core.withLock { _ in body() } }
 }
 
 extension MulticastDelegate {
@@ -38,5 +45,13 @@ extension MulticastDelegate {
             }
             return counted
         }
+    }
+}
+
+extension _Storage {
+    /// A storage for a test of the slots alone, with a ticket of its own, which the test leaks.
+    convenience init(capacity: Int, layout: _DelegateLayout) {
+        var tickets = _Tickets()
+        self.init(capacity: capacity, layout: layout, tickets: &tickets)
     }
 }
