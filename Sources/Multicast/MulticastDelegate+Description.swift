@@ -4,11 +4,12 @@
 import _MulticastCore
 
 extension MulticastDelegate: CustomStringConvertible {
-    /// The live delegates, in the order they are called, each with its retention; the multicast's label, if it
-    /// has one, after its type.
+    /// The live delegates, in the order they are called, each with how it is held (`weak`, `strong`, or, for a
+    /// delegate added with ``add(_:ownedBy:file:line:)``, `owned by` its owner's class); the multicast's label, if
+    /// it has one, after its type.
     ///
     /// ```swift
-    /// print(tabBar)  // MulticastDelegate<TabBarDelegate>[Screen (weak), Logger (strong)]
+    /// print(tabBar)  // MulticastDelegate<TabBarDelegate>[Screen (weak), Logger (strong), Badge (owned by Inbox)]
     /// print(MulticastDelegate<any TabBarDelegate>(label: "tabs"))  // MulticastDelegate<TabBarDelegate>(label: "tabs")[]
     /// ```
     ///
@@ -20,8 +21,8 @@ extension MulticastDelegate: CustomStringConvertible {
 }
 
 extension MulticastDelegate: CustomDebugStringConvertible {
-    /// The live delegates, in the order they are called, each with its retention and, if diagnostics recorded
-    /// it, where it was added, as `po` in a debugger shows them.
+    /// The live delegates, in the order they are called, each with how it is held (`weak`, `strong`, or `owned by`
+    /// its owner's class) and, if diagnostics recorded it, where it was added, as `po` in a debugger shows them.
     ///
     /// ```swift
     /// debugPrint(tabBar)
@@ -36,8 +37,9 @@ extension MulticastDelegate: CustomDebugStringConvertible {
 }
 
 extension MulticastDelegate: CustomReflectable {
-    /// A collection of the live delegates, in the order they are called, each labelled with its retention and,
-    /// if diagnostics recorded it, where it was added, for `dump(_:)` and debuggers.
+    /// A collection of the live delegates, in the order they are called, each labelled with how it is held
+    /// (`weak`, `strong`, or `owned by` its owner's class) and, if diagnostics recorded it, where it was added, for
+    /// `dump(_:)` and debuggers.
     ///
     /// ```swift
     /// dump(tabBar)
@@ -64,7 +66,7 @@ extension MulticastDelegate: CustomReflectable {
 }
 
 extension MulticastDelegate {
-    /// `typeName` and the label, then the live delegates as `describe` shows them, each with its retention and,
+    /// `typeName` and the label, then the live delegates as `describe` shows them, each with how it is held and,
     /// with `sites`, where it was added.
     func _describe(_ typeName: String, sites: Bool, _ describe: (Delegate) -> String) -> String {
         let delegates = registeredDelegates().map { registered in

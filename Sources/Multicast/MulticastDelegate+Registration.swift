@@ -100,7 +100,8 @@ extension MulticastDelegate {
         /// Removes the registration that `owner` made, as ``MulticastDelegate/remove(ownedBy:)`` does.
         ///
         /// - Parameter owner: The owner whose registration to remove, by identity.
-        /// - Returns: `true` if `owner` had a registration, `false` otherwise.
+        /// - Returns: `true` if this removal ended `owner`'s registration; `false` if `owner` has none, or, from the
+        ///   owner's `deinit`, if a call released it first.
         /// - Complexity: Amortized O(1).
         @inlinable
         @discardableResult

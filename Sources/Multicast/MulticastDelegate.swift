@@ -14,6 +14,10 @@ public enum Retention: Sendable, Hashable {
 
     /// The multicast keeps the delegate alive until it is removed, `removeAll()` is called, or the
     /// multicast itself is deallocated. For delegates that nothing else owns, such as a logger.
+    ///
+    /// Diagnostics also report `strong` for a delegate added with
+    /// ``MulticastDelegate/add(_:ownedBy:file:line:)``, which the multicast holds strongly while its owner lives;
+    /// their `ownerType`, nil for a delegate added with `strong`, tells the two apart.
     case strong
 
     /// Whether this is ``strong``.
@@ -53,12 +57,14 @@ public enum Retention: Sendable, Hashable {
 /// ### Lifetime
 ///
 /// Delegates are held weakly unless added with ``Retention/strong``. A weak delegate that is deallocated is
-/// never called again, is no longer counted or contained, and its slot is reclaimed by later calls or adds:
-/// there is no need to remove a delegate in its `deinit`, and a `remove(self)` there answers `false`, since the
-/// multicast has let go of it already. Adding a delegate from its own `deinit` stops the program with a
-/// message: it could never be called. (A strong one, in a debug build where there is no Objective-C runtime, is
-/// stopped by the Swift runtime's own check, with its message, as the `deinit` ends and the multicast still
-/// holds it.)
+/// never called again, and is no longer counted or contained. Its registration is unregistered by the first pass
+/// over the delegates that reaches it (a call, an iteration or a `Sequence` method, ``count`` or ``isEmpty``), as
+/// that pass ends, or by the search for ended registrations that an add makes before the list of delegates grows;
+/// what the multicast kept for it goes then. There is no need to remove a delegate in its `deinit`, and a
+/// `remove(self)` there answers `false`, since the multicast has let go of it already. Adding a delegate from its
+/// own `deinit` stops the program with a message: it could never be called. (A strong one, in a debug build where
+/// there is no Objective-C runtime, is stopped by the Swift runtime's own check, with its message, as the `deinit`
+/// ends and the multicast still holds it.)
 ///
 /// A delegate must be a class instance; adding a value of another type (a struct conforming to a protocol
 /// that is not class-bound) stops the program, and ``contains(_:)`` and ``remove(_:)`` answer `false` for it.
@@ -215,18 +221,25 @@ public final class MulticastDelegate<Delegate> {
     /// which is no longer called, and the new one takes its turn after those already registered, as a removal
     /// followed by an add would. An owned registration is found through its owner only: ``remove(ownedBy:)``
     /// and ``delegate(ownedBy:)`` find it, ``remove(_:)`` and ``contains(_:)`` do not. Calls, iteration and
-    /// ``count`` include it while its owner lives; ``description`` and ``registeredDelegates()`` list its delegate
-    /// as held ``Retention/strong``, as the multicast holds it. The multicast releases the delegate when the registration is
-    /// removed or replaced, or, once the owner has died, when it next reclaims ended registrations (a call or an
-    /// add that finds them); remove it in the owner's `deinit` to release it at once.
+    /// ``count`` include it while its owner lives; ``description``, ``registeredDelegates()`` and traces show it as
+    /// owned, with its owner's class (`owned by Store`), and its retention as ``Retention/strong``, as the
+    /// multicast holds it.
+    ///
+    /// The multicast releases the delegate when the registration is removed or replaced, or, once the owner has
+    /// died, when the first pass over the delegates that reaches the registration ends: a call, an iteration or a
+    /// `Sequence` method, ``count`` or ``isEmpty``, on any thread (if other calls are reading the delegates then,
+    /// when the last of them ends). The search for ended registrations that an add makes before the list of
+    /// delegates grows releases it too. Until one of these reaches it, the delegate stays; to release it at once,
+    /// call ``remove(ownedBy:)`` in the owner's `deinit`.
     ///
     /// The delegate must not keep its owner alive, or neither is ever released while the multicast lives:
     /// capture the owner `weak` in a closure that the delegate keeps.
     ///
     /// The multicast does not keep the owner alive. Where every object is a native Swift object (all but Apple
     /// platforms), it holds the owner as a Swift `unowned` reference does, which costs the owner no side table:
-    /// an owner that dies keeps its memory, not what its `deinit` released, until the registration is reclaimed.
-    /// With the Objective-C runtime, it holds a weak reference to the owner.
+    /// an owner that dies keeps its memory, not what its `deinit` released, until the registration's delegate is
+    /// released (above), which lets go of both. With the Objective-C runtime, it holds a weak reference to the
+    /// owner.
     ///
     /// - Parameters:
     ///   - delegate: A class instance, held strongly until the registration ends.
@@ -404,10 +417,13 @@ public final class MulticastDelegate<Delegate> {
     /// call it either if its turn has not come yet. The delegate is released at once, or, if a call is under way,
     /// when the last such call ends.
     ///
-    /// From the owner's `deinit` the registration has ended already, with the owner: the first call, iteration or
-    /// add that reaches it, on any thread, releases it. The removal releases the delegate if nothing has yet, and
-    /// answers whether it did: `false` if a call on another thread got there first. Either way the delegate is
-    /// released.
+    /// From the owner's `deinit` the registration has ended already, with the owner, and the first pass over the
+    /// delegates that reaches it releases it as that pass ends, on any thread: a call, an iteration or a `Sequence`
+    /// method, ``count`` or ``isEmpty`` (see ``add(_:ownedBy:file:line:)``). A removal there is not needed for the
+    /// release: it makes it happen at once rather than at the next such pass. It answers whether this removal released
+    /// the registration: `false` if a call released it first (on another thread, or earlier in the `deinit`). So
+    /// in a `deinit` either answer means the delegate is released (or will be, once the calls under way end); the
+    /// answer tells only which of the two released it.
     ///
     /// - Parameter owner: The owner whose registration to remove, by identity.
     /// - Returns: `true` if this removal ended `owner`'s registration; `false` if `owner` has none: none was made,
@@ -467,7 +483,9 @@ public final class MulticastDelegate<Delegate> {
     /// Another thread may add or remove delegates at any time, so the answer may be out of date when it
     /// arrives; use it for display and tests, not to decide whether to call.
     ///
-    /// - Complexity: O(*n*): each weak delegate is checked for life.
+    /// - Complexity: O(*n*): each weak delegate, and each owned delegate's owner, is checked for life. If it
+    ///   finds registrations that ended with their delegates or owners, it unregisters them as it ends, taking the
+    ///   lock once.
     public var count: Int {
         defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         var pass = unsafe _Pass(_core)
@@ -481,7 +499,8 @@ public final class MulticastDelegate<Delegate> {
 
     /// Whether no registered delegate is alive.
     ///
-    /// - Complexity: O(1) when a delegate is alive; at most O(*n*).
+    /// - Complexity: O(1) when a delegate is alive; at most O(*n*). If it finds registrations that ended with their
+    ///   delegates or owners before the first live delegate, it unregisters them as it ends, taking the lock once.
     public var isEmpty: Bool {
         defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
         var pass = unsafe _Pass(_core)
@@ -507,10 +526,12 @@ public final class MulticastDelegate<Delegate> {
     /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
     ///   error is rethrown.
     /// - Complexity: O(*n*), and no allocation, in optimized and unoptimized builds alike. The call counts
-    ///   itself in with one atomic operation and takes no lock; then, per delegate, it reads the delegate's slot
-    ///   and, for a weak delegate, makes one weak load. If it is the last call to end after a delegate was
-    ///   removed during it, it takes the lock once, to release what the removed delegate's slot held. A call
-    ///   that starts while another thread rewrites the delegates in place waits for that change to end.
+    ///   itself in with one atomic operation, without the lock; then, per delegate, it reads the delegate's slot
+    ///   and, for a weak delegate, makes one weak load. As it ends, it takes the lock once if it found
+    ///   registrations that ended with their delegates or owners (a weak delegate, or an owned delegate's owner,
+    ///   deallocated), to unregister them, or if it is the last call to end after a delegate was removed during
+    ///   it, to release what the removed delegate's slot held. A call that starts while another thread rewrites
+    ///   the delegates in place waits for that change to end.
     @inlinable
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {

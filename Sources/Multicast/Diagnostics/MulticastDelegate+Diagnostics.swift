@@ -72,8 +72,8 @@ public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
 ///   ``MulticastDelegate/concurrently``) times every delegate's turn and, once it has ended, gives a
 ///   ``MulticastTrace`` to ``traceHandler``, and each turn longer than ``slowTurnNanoseconds`` to
 ///   ``slowTurnHandler``. Iterating the multicast, and its synchronous `map`, `first` and `contains`, is not
-///   traced. Settings with no handler and no ``signposts`` trace no call: they record sites alone
-///   (``recordingSites``).
+///   traced. Settings with no handler and no ``signposts`` trace no call: they record sites, and each call
+///   notes which delegates it reached (``recordingSites``).
 ///
 /// The handlers run on the thread that made the call, after the call, with no lock held: they may use any
 /// multicast, this one included. A call made from inside a handler is not traced, so that a handler that calls
@@ -235,8 +235,8 @@ extension MulticastDelegate {
     }
 
     /// The live delegates, in call order, each with its retention, its owner's class if it has one, and its
-    /// registration number: strong references, for the caller to let go of. One pass, which holds the lock only to
-    /// start; no delegate code runs during it.
+    /// registration number: strong references, for the caller to let go of. One pass, as a call makes (see
+    /// ``call(_:)-rlcb``'s complexity); no delegate code runs during it.
     func _liveDelegates() -> [_LiveDelegate] {
         var delegates: [_LiveDelegate] = []
         var pass = unsafe _Pass(_core)

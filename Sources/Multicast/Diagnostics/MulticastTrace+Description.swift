@@ -61,9 +61,10 @@ extension MulticastDiagnostics {
     /// MulticastDiagnostics.processWide = .recordingSites  // at launch, in a debug build
     /// ```
     ///
-    /// Settings with no ``traceHandler``, no ``slowTurnHandler`` and no ``signposts`` trace no call: a call costs
-    /// what it costs while another multicast is traced (see ``MulticastDiagnostics``), and an add stores its site.
-    /// These are such settings.
+    /// Settings with no ``traceHandler``, no ``slowTurnHandler`` and no ``signposts`` trace no call, and these are
+    /// such settings: an add stores its site, and a call, as it ends, notes which delegates it reached, under the
+    /// lock of the multicast's diagnostics, so that a later trace can name a registration that ended before its
+    /// first call (see ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()``).
     public static var recordingSites: MulticastDiagnostics {
         MulticastDiagnostics()
     }

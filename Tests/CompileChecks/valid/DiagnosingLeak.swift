@@ -3,9 +3,10 @@
 import Multicast
 
 // snippet.show
-func printStrongDelegates() {
-    for registered in messages.registeredDelegates() where registered.retention == .strong {
+func printDelegatesKeptByTheMulticast() {
+    for registered in messages.registeredDelegates()
+    where registered.retention == .strong && registered.ownerType == nil {
         let site = registered.site.map { "added at \($0)" } ?? "added while diagnostics were off"
-        print(registered.delegate, site)
+        print(registered.delegate, site)  // kept until it is removed
     }
 }
