@@ -21,8 +21,8 @@ package struct _Unobserved: _PassObserver {
 
 /// One walk over a multicast's delegates: what every `call`, iteration, `count`, `isEmpty` and description is.
 ///
-/// A pass takes the lock once, to count itself in as a reader of the current storage and note its slot count.
-/// Then, without the lock, it reads slots in order; for each it asks the slot's ``_Slot/liveness``, which loads
+/// A pass counts itself in as a reader of the current storage and notes its slot count, without the lock
+/// (``_Core/enterPass()``). Then it reads slots in order; for each it asks the slot's ``_Slot/liveness``, which loads
 /// the key and, for a weak delegate, makes one weak load. A removal marks the slot's key in every storage that a
 /// pass may read, so a delegate removed before its turn is skipped, and one that died before its turn fails
 /// its weak load. Slots added later lie past `count`, so a delegate added during the pass is not called by it.
@@ -151,6 +151,7 @@ package struct _Pass: ~Copyable {
     /// A strong reference to the next delegate that the pass may call, for code that keeps it; nil after the
     /// last. The pass keeps no other reference to it.
     @inlinable
+    @inline(always)
     package mutating func nextDelegate<Delegate>(as type: Delegate.Type) -> Delegate? {
         var keeper: AnyObject?
         guard let slot = unsafe next(keeping: &keeper) else { return nil }
