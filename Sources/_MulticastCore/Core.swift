@@ -58,7 +58,7 @@ package final class _Core {
     }
 
     /// Runs `body` with the registry, under the lock: a read, or a change that leaves nothing to release (a pass
-    /// counting itself in). `body` must not call out to user code, nor drop a reference that may be an object's
+    /// counting itself in while the gate is closed). `body` must not call out to user code, nor drop a reference that may be an object's
     /// last; a change that may uses ``change(_:)``.
     ///
     /// With ``change(_:)``, one of the two ways into the lock: each takes it and gives it back around a closure,
