@@ -1688,7 +1688,8 @@ proctype Pass(byte kind) {
 }
 
 /* remove(_:), and remove(ownedBy:) for d3: the step that takes the lock finds the slot and marks it in the
-   current storage; then the rest of unregister, collect and compact, as _Registry.remove(_:owned:_:) does them.
+   current storage; then the rest of unregister, collect and compact, as _Registry.remove(_:_:) and
+   remove(ownedBy:_:) do them.
    No position is carried from one to the next: the registration unregistered (`r`) only names the removal that
    returns, when the lock is released.
 

@@ -165,14 +165,14 @@ package final class _Core {
     @inlinable
     @inline(always)
     package func remove(_ object: Unmanaged<AnyObject>) -> Bool {
-        change { registry, garbage in unsafe registry.remove(object, owned: false, &garbage) }
+        change { registry, garbage in unsafe registry.remove(object, &garbage) }
     }
 
     /// Unregisters `owner`'s owned registration; returns false if it has none.
     @inlinable
     @inline(always)
     package func remove(ownedBy owner: Unmanaged<AnyObject>) -> Bool {
-        change { registry, garbage in unsafe registry.remove(owner, owned: true, &garbage) }
+        change { registry, garbage in unsafe registry.remove(ownedBy: owner, &garbage) }
     }
 
     /// The delegate of `owner`'s owned registration, if it has one.

@@ -11,7 +11,8 @@ import _MulticastShims
 /// - *compact*: the removed slots of the current storage are dropped, in place or by moving the others into a
 ///   new storage;
 /// - *collect*: what waited for a storage's readers is done: removed slots released, older storages freed;
-/// - *reclaim*: the weak delegates found dead are unregistered.
+/// - *reclaim*: the registrations found ended with their owners are unregistered;
+/// - *tidy*: collect, then compact: what every change that unregisters does last.
 ///
 /// What a removed slot owns, and a replaced storage, are released only once no pass reads them: ``_DeferredRelease``
 /// keeps them until then. Every change leaves what it released to a ``_Garbage``, which ``_Core/change(_:)`` lets
@@ -53,9 +54,10 @@ struct _Registry {
     /// ``makeRoom(searched:_:)``).
     var registeredAtLastSearch = 0
 
-    /// Whether owned registrations pin their owners: ``_OwnerPin/isAvailable``, read once, since an add asks it
-    /// several times, and a stored answer is one load where the shared one is a call that checks it was decided.
-    /// (A test passes false to run, on any platform, the path that the Objective-C runtime takes: owners held weakly.)
+    /// Whether owned registrations pin their owners: the one place the core reads it from, set once by the core
+    /// (``_OwnerPin/isAvailable``, unless a test passes false to run, on any platform, the path that the
+    /// Objective-C runtime takes: owners held weakly). Stored, since an add asks it several times, and a stored
+    /// answer is one load where the shared one is a call that checks it was decided.
     @usableFromInline
     let ownersArePinned: Bool
 
@@ -70,7 +72,7 @@ struct _Registry {
     /// The tickets of the storages (see ``_Tickets``), which the registry frees in ``deallocate()``.
     var tickets = _Tickets()
 
-    init(layout: _DelegateLayout, gate: UnsafeMutablePointer<Int>, ownersArePinned: Bool = _OwnerPin.isAvailable) {
+    init(layout: _DelegateLayout, gate: UnsafeMutablePointer<Int>, ownersArePinned: Bool) {
         storage = _Storage(capacity: 0, layout: layout, tickets: &tickets)
         slots = storage.slots
         unsafe self.gate = gate
@@ -279,8 +281,17 @@ extension _Registry {
         return true
     }
 
-    /// Unregisters `owner`'s registration: an owned one if `owned`, else `owner` as a delegate of its own; returns
-    /// false if it has none.
+    /// Unregisters `object`, registered as a delegate of its own; returns false if it is not.
+    @inlinable
+    @inline(always)
+    mutating func remove(_ object: Unmanaged<AnyObject>, _ garbage: inout _Garbage) -> Bool {
+        guard let found = unsafe find(object, owned: false) else { return false }
+        unregister(at: found.position, bucket: found.bucket)
+        tidy(&garbage)
+        return true
+    }
+
+    /// Unregisters `owner`'s owned registration; returns false if it has none.
     ///
     /// From its owner's deinit, an owned registration has ended already. A pinned owner's is found by its address
     /// all the same. An owner held weakly, dead to weak references, can no longer be told apart from an earlier
@@ -288,16 +299,15 @@ extension _Registry {
     /// address. Either way, the owner's delegate is released at once, as a removal promises.
     @inlinable
     @inline(always)
-    mutating func remove(_ owner: Unmanaged<AnyObject>, owned: Bool, _ garbage: inout _Garbage) -> Bool {
-        if let found = unsafe find(owner, owned: owned) {
+    mutating func remove(ownedBy owner: Unmanaged<AnyObject>, _ garbage: inout _Garbage) -> Bool {
+        if let found = unsafe find(owner, owned: true) {
             unregister(at: found.position, bucket: found.bucket)
-        } else if owned, !ownersArePinned, unsafe _Slot.isDeallocating(owner, ownersArePinned: false) {
+        } else if !ownersArePinned, unsafe _Slot.isDeallocating(owner, ownersArePinned: false) {
             guard unsafe unregisterEndedOwnedRegistrations(address: Self.address(of: owner)) else { return false }
         } else {
             return false
         }
-        collect(&garbage)
-        compact(&garbage)
+        tidy(&garbage)
         return true
     }
 
@@ -368,8 +378,7 @@ extension _Registry {
             position += 1
         }
         _ = unsafe _Readers.leave(readers)  // whether the pass was the last reader: collect looks for itself
-        collect(&garbage)
-        compact(&garbage)
+        tidy(&garbage)
     }
 
     /// Unregisters the slot at `position` of the current storage, which the index lists at `bucket`: marks
@@ -386,6 +395,14 @@ extension _Registry {
         vacancies += 1
     }
 
+    /// What every change that unregisters does last: ``collect(_:)``, then ``compact(_:)``.
+    @inlinable
+    @inline(always)
+    mutating func tidy(_ garbage: inout _Garbage) {
+        collect(&garbage)
+        compact(&garbage)
+    }
+
     /// Releases what no pass reads any more (see ``_DeferredRelease/collect(current:_:)``).
     @inlinable
     @inline(always)
@@ -395,8 +412,8 @@ extension _Registry {
         deferred.collect(current: slots, &garbage)
     }
 
-    /// Drops the slots that removals left in the current storage, as far as the passes that read it allow: what
-    /// every change that unregisters does last, after ``collect(_:)``.
+    /// Drops the slots that removals left in the current storage, as far as the passes that read it allow (after
+    /// ``collect(_:)``: see ``tidy(_:)``).
     ///
     /// - A last slot that owns nothing any more, in a storage that no pass reads, goes at once: what a delegate
     ///   removed while it is the newest leaves, the way a screen goes away after the ones before it. Such a
