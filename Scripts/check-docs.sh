@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Builds the documentation with the toolchain's own tools and fails on any problem:
+#   0. first, in a second: every ``symbol`` link of the doc comments of Sources/Multicast and Sources/_MulticastCore
+#      names a declaration of the sources (Scripts/doc-links.py), internal, package and core symbols' included,
+#      which DocC does not read;
 #   1. `swift package dump-symbol-graph` writes the symbol graph of the module Multicast;
 #   2. `docc convert` builds Sources/Multicast/Multicast.docc with it, and fails on any warning (an unresolved
 #      symbol or article link, a topic that does not exist, ...);
@@ -7,11 +10,65 @@
 #      that do not.
 # The code samples of the articles are checked by Scripts/check-compile-diagnostics.sh.
 #
-# Usage: bash Scripts/check-docs.sh
+# Usage: Scripts/check-docs.sh              the links, then the documentation (what CI runs)
+#        Scripts/check-docs.sh --links      the doc comments' links alone (a second)
+#        Scripts/check-docs.sh --self-test  plants, one at a time in a scratch copy of the sources, a link to a
+#                                           renamed method, one with a wrong label, one to a member of the wrong
+#                                           type and one of the wrong kind, and fails unless the links' check
+#                                           names each (seconds)
 # Environment: BUILD_PATH (default .build, so the build `swift test` made is reused); DOCS_OUTPUT (default: a
 # temporary directory, removed at the end), where the documentation archive goes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+fail() { echo "error: $*" >&2; exit 1; }
+
+# Plants a bogus link in the scratch copy: $1 names it, $2 is the file, $3 a Perl substitution that must change it,
+# $4 the link the check must name. Fails unless the links' check fails, naming it.
+plant() {
+    local name="$1" file="$2" substitution="$3" expected="$4"
+    cp "$file" "$scratch/$file"
+    perl -0pi -e "$substitution" "$scratch/$file"
+    cmp -s "$file" "$scratch/$file" && fail "the planted link ($name) no longer applies to $file: change it in $0"
+    if python3 Scripts/doc-links.py "$scratch" >"$scratch/links.log" 2>&1; then
+        cat "$scratch/links.log"
+        fail "the links' check did not fail with the planted link ($name)"
+    fi
+    grep -qF -- "$expected" "$scratch/links.log" || {
+        cat "$scratch/links.log"
+        fail "the links' check failed with the planted link ($name), but did not name $expected"
+    }
+    cp "$file" "$scratch/$file"
+    echo "planted link ($name): the check fails:"
+    grep -F -- "$expected" "$scratch/links.log" | sed 's/^/    /'
+}
+
+self_test() {
+    scratch="$(mktemp -d)"   # a copy of the sources that plant() changes; the trap reads it as the script exits
+    trap 'rm -rf "$scratch"' EXIT
+    mkdir "$scratch/Sources"
+    cp -R Sources/Multicast Sources/_MulticastCore "$scratch/Sources/"
+    python3 Scripts/doc-links.py "$scratch" >/dev/null || fail "the links' check fails without a planted link"
+    plant "a renamed method" Sources/_MulticastCore/Gate.swift \
+        's{``_Registry/closeGate\(\)``}{``_Registry/closeTheGate()``}' '``_Registry/closeTheGate()``'
+    plant "a wrong argument label" Sources/_MulticastCore/Slot.swift \
+        's{``_Readers/isUnread\(_:\)``}{``_Readers/isUnread(of:)``}' '``_Readers/isUnread(of:)``'
+    plant "a member of another type" Sources/_MulticastCore/Registry.swift \
+        's{``_Slot/markEnded\(\)``}{``_Pass/markEnded()``}' '``_Pass/markEnded()``'
+    plant "a property linked as a method" Sources/_MulticastCore/Registry.swift \
+        's{``_OwnerPin/isAvailable``}{``_OwnerPin/isAvailable-swift.method``}' '``_OwnerPin/isAvailable-swift.method``'
+    echo "self-test: the links' check names each planted link"
+}
+
+case "${1:-}" in
+"") ;;
+--links) python3 Scripts/doc-links.py; exit ;;
+--self-test) self_test; exit ;;
+*) sed -n 's/^# Usage: //p; s/^#        //p' "$0" >&2; exit 2 ;;
+esac
+
+echo "=== links of the doc comments"
+python3 Scripts/doc-links.py
 
 build_path="${BUILD_PATH:-.build}"
 catalog=Sources/Multicast/Multicast.docc

@@ -34,7 +34,7 @@ struct _Registry {
     private(set) var slots: _StorageHandle
 
     /// Where each registered object's slot is in the current storage. The registry owns its buckets, and
-    /// frees them in ``deallocateIndex()``.
+    /// frees them in ``deallocate()``.
     @usableFromInline
     var index = _SlotIndex(capacity: 0)
 
@@ -150,7 +150,7 @@ extension _Registry {
         return nil
     }
 
-    /// What ``add(bitsOf:object:owner:holding:searched:_:)`` did.
+    /// What ``add(bitsOf:object:owner:holding:searched:recording:_:)`` did.
     @usableFromInline
     enum AddOutcome {
         case added

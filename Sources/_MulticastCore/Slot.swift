@@ -299,8 +299,8 @@ package struct _Slot {
 
     /// Records in the key that a pass found the slot's registration ended with its owner: the one change that a
     /// pass makes, without the lock, for the registry to unregister the registration at the pass's end (see
-    /// ``_Registry/reclaimEnded(in:from:to:_:)``). An atomic OR, so that it keeps any other change of the key; a
-    /// registration that has ended stays ended, so the bit is true whenever it is read.
+    /// ``_Registry/reclaimEnded(in:stride:from:to:readers:reporting:_:_:)``). An atomic OR, so that it keeps any
+    /// other change of the key; a registration that has ended stays ended, so the bit is true whenever it is read.
     @inlinable
     @inline(always)
     func markEnded() {

@@ -4,7 +4,7 @@
 /// A bucket is four bytes, against sixteen (and SipHash) for a `[ObjectIdentifier: Int]`; the key is not
 /// stored but read from the slot. Buckets may hold slots whose object died, until the storage is rebuilt;
 /// so one address may appear twice, for a dead delegate and a new object that the allocator placed at its
-/// address, and a lookup checks each slot it finds (see ``_Registry/find(_:)``).
+/// address, and a lookup checks each slot it finds (see ``_Registry/find(_:owned:)``).
 ///
 /// An index is pointers and numbers only, so that code copies and calls it without retaining anything, in an
 /// unoptimized build too; its owner frees its buckets with ``deallocate()`` when it replaces it or goes.
