@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # Checks the model of Multicast's concurrency protocol, Verification/Multicast.pml, with Spin:
+#   0. first, in a second: that the tables of Verification/CheckingThreadSafety.md that map the model's steps to the
+#      library's functions name only what the model and Sources declare (Scripts/model-table.py);
 #   1. generates the verifier (spin -a) and compiles it (gcc), once: the bug variants are chosen at run time;
 #   2. searches every state of the model as the library has it, and fails on any error, on a search that did
 #      not complete (depth or memory limit reached), or on a path of the protocol that the bounds did not reach;
 #   3. runs each bug variant with only the property it breaks switched on, and fails if one is accepted or
 #      rejected for another reason; it shows the last steps of each counterexample.
 # Prints the states, depth, memory and time of each search. `.ci/run` calls it; run it locally the same way:
-# `bash Scripts/check-model.sh`. Needs spin (Debian package `spin`) and gcc.
+# `bash Scripts/check-model.sh`. Needs spin (Debian package `spin`) and gcc, but for the table's check.
+#
+# Usage: Scripts/check-model.sh              the table, then the search and the bug variants (what CI runs; 8 to 10
+#                                            minutes)
+#        Scripts/check-model.sh --table      the table alone (a second)
+#        Scripts/check-model.sh --self-test  plants, one at a time in a scratch copy of the working tree, a renamed
+#                                            method, a changed label, a renamed property and a renamed inline of
+#                                            the model, and fails unless the table's check names each (seconds)
 #
 # Environment: MODEL_MEMORY_MB [8192], the memory limit of a search; MODEL_TRAILS, a directory that keeps each
 # counterexample in full, one line per step of a thread in a function of the model (by default they are
@@ -60,6 +69,58 @@ variants=(
 started=$SECONDS
 step() { printf '\n=== %s (at %d s)\n' "$*" $((SECONDS - started)); }
 fail() { echo "error: $*" >&2; exit 1; }
+
+# What the table's check reads, copied for the self-test.
+table_inputs=(Verification Sources/_MulticastCore Sources/Multicast Sources/_MulticastShims)
+
+# Plants a break in the scratch copy: $1 names it, $2 is the file, $3 a Perl substitution that must change it, $4
+# what the check's output must name. Fails unless the table's check fails, naming it.
+plant() {
+    local name="$1" file="$2" substitution="$3" expected="$4"
+    cp "$file" "$scratch/$file"
+    perl -0pi -e "$substitution" "$scratch/$file"
+    cmp -s "$file" "$scratch/$file" && fail "the planted break ($name) no longer applies to $file: change it in $0"
+    if python3 Scripts/model-table.py "$scratch" >"$scratch/table.log" 2>&1; then
+        cat "$scratch/table.log"
+        fail "the table's check did not fail with the planted break ($name)"
+    fi
+    grep -qF -- "$expected" "$scratch/table.log" || {
+        cat "$scratch/table.log"
+        fail "the table's check failed with the planted break ($name), but did not name $expected"
+    }
+    cp "$file" "$scratch/$file"
+    echo "planted break ($name): the check fails:"
+    grep -F -- "$expected" "$scratch/table.log" | sed 's/^/    /'
+}
+
+self_test() {
+    scratch="$(mktemp -d)"   # a copy of what the check reads, which plant() changes; the trap reads it at exit
+    trap 'rm -rf "$scratch"' EXIT
+    for input in "${table_inputs[@]}"; do
+        mkdir -p "$scratch/$(dirname "$input")"
+        cp -R "$input" "$scratch/$input"
+    done
+    python3 Scripts/model-table.py "$scratch" >/dev/null || fail "the table's check fails without a planted break"
+    plant "a renamed method of the core" Sources/_MulticastCore/Core.swift \
+        's/(\n    func )enterPass\(\)/$1enterPassAtTheGate()/' '`_Core.enterPass()`'
+    plant "a changed argument label" Sources/_MulticastCore/Readers.swift \
+        's/(static func isUnread\()_ word/$1in word/' '`_Readers.isUnread(_:)`'
+    plant "a renamed property" Sources/_MulticastCore/Slot.swift \
+        's/(\n    var )liveness(: _Liveness)/$1state$2/' '`_Slot.liveness`'
+    plant "a renamed inline of the model" Verification/Multicast.pml \
+        's/\ninline Registry_find\(/\ninline Registry_lookUp(/' '`Registry_find`'
+    echo "self-test: the table's check names each planted break ($((SECONDS - started)) s)"
+}
+
+case "${1:-}" in
+"") ;;
+--table) python3 Scripts/model-table.py; exit ;;
+--self-test) self_test; exit ;;
+*) sed -n 's/^# Usage: //p; s/^#        //p' "$0" >&2; exit 2 ;;
+esac
+
+step "the tables that map the model's steps to the library name only what exists"
+python3 Scripts/model-table.py || fail "update the tables of Verification/CheckingThreadSafety.md"
 
 for tool in spin gcc; do
     command -v "$tool" >/dev/null || fail "$tool is missing: apt-get install $tool (.ci/run installs spin)"

@@ -1,5 +1,5 @@
-"""The declarations of Swift source files, and the doc comments before them: what Scripts/doc-links.py resolves
-names against. Imported, not run.
+"""The declarations of Swift source files, and the doc comments before them: what Scripts/model-table.py and
+Scripts/doc-links.py resolve names against. Imported by them, not run.
 
 A reader of the text, not a compiler: it skips comments and string literals, follows braces, and records each
 declaration made directly in a type's body or at a file's top level (a type, an extension's members, `func`,
