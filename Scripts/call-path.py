@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """What the call path calls in an unoptimized build: Scripts/check-call-path.sh's analysis.
 
-Usage: call-path.py DISASSEMBLY SIZES DEMANGLED FAILURES ROOT...
+Usage: call-path.py DISASSEMBLY DEMANGLED FAILURES ROOT...
 
-DISASSEMBLY is `llvm-objdump -d --no-show-raw-insn` of the client, linked with the library's debug-built objects;
-SIZES is `llvm-nm --print-size --defined-only` of it, which bounds each function: code after a function's end
-that has no symbol of its own (a local function the linker kept) is not the function's; DEMANGLED maps each
-symbol to its simplified demangling (`mangled<TAB>demangled` lines). Each ROOT is `label=name`, where name is a
-function's simplified demangling. Prints what each root calls, and each function of the library it
+DISASSEMBLY is `llvm-objdump -t -d --no-show-raw-insn` of the client, linked with the library's debug-built objects
+(the symbol table gives each function's size: the code after it, which has no symbol of its own, is not its own);
+DEMANGLED maps each symbol to its simplified demangling (`mangled<TAB>demangled` lines). Each ROOT is `label=name`,
+where name is a function's simplified demangling. Prints what each root calls, and each function of the library it
 reaches; writes the forbidden calls to FAILURES, a line each (`root | function | callee | why`), and exits 1 if
 there is one (see the script's header for the rules).
 """
@@ -39,7 +38,19 @@ OUT_OF_LINE = {
         "not known to be an object and at most one witness table",
     "_Garbage.appendMore(_:)": "a change that leaves more than one object to release",
     "static _Garbage.release(_:)": "a change that frees storages",
+    "_Registry.unregisterEndedOwnedRegistrations(address:)": "a removal by an owner from its deinit, where owners "
+        "are held weakly (the Objective-C runtime's platforms)",
 }
+
+# Functions of the library that return a copy of a delegate, of a type that generic code knows by its metadata
+# alone: there, and in what they call, the copy and the destroy of the delegate go through its value witness table
+# (indirect calls at the value witnesses' offsets) and the result's `Optional` needs its metadata: once per call.
+RETURNS_A_COPY = {
+    "MulticastDelegate.delegate(ownedBy:)": "the owned registration's delegate, copied out",
+}
+# The offsets in a value witness table of the witnesses that copy, move, destroy and tell an optional's case.
+VALUE_WITNESSES = {0x8: "destroy", 0x10: "initializeWithCopy", 0x18: "assignWithCopy", 0x20: "initializeWithTake",
+                   0x28: "assignWithTake", 0x30: "getEnumTagSinglePayload", 0x38: "storeEnumTagSinglePayload"}
 
 # Runtime and C functions that the call path may call, each with why.
 ALLOWED = {
@@ -96,21 +107,24 @@ INSTRUCTION = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
 FUNCTION = re.compile(r"^([0-9a-f]+) <(.+)>:$")
 TARGET = re.compile(r"^(?:0x)?([0-9a-f]+) <([^>+]+)(\+0x[0-9a-f]+)?>")
 REFERENCE = re.compile(r"# 0x([0-9a-f]+) <([^>+]+)>$")
+# A function's line of the symbol table: address, flags, section, size, visibility, name.
+SYMBOL = re.compile(r"^([0-9a-f]{8,16}) .*\bF \S+\s+([0-9a-f]{8,16})\s+(?:\.(?:hidden|protected|internal) )?(\S+)$")
 
 
-def parse(path, sizes_path):
-    ends = {}
-    for line in open(sizes_path):
-        fields = line.split()
-        if len(fields) == 4 and int(fields[1], 16) > 0:
-            ends[fields[3]] = int(fields[0], 16) + int(fields[1], 16)
-    functions, current, end = {}, None, None
+def parse(path):
+    """The instructions of each function, by its symbol: those within the size that the symbol table gives it."""
+    functions, current, sizes, end = {}, None, {}, None
     for line in open(path):
         line = line.rstrip("\n")
+        match = SYMBOL.match(line)
+        if match:
+            sizes[match.group(3)] = int(match.group(2), 16)
+            continue
         match = FUNCTION.match(line)
         if match:
             current = functions.setdefault(match.group(2), [])
-            end = ends.get(match.group(2))
+            size = sizes.get(match.group(2))
+            end = int(match.group(1), 16) + size if size else None
             continue
         match = INSTRUCTION.match(line)
         if match and current is not None:
@@ -118,6 +132,8 @@ def parse(path, sizes_path):
             if end is not None and int(address, 16) >= end:
                 continue
             current.append((int(address, 16), mnemonic, operands.split("#")[0].strip(), operands))
+    if not sizes:
+        sys.exit(f"error: no symbol table in {path}: disassemble with llvm-objdump -t -d")
     return functions
 
 
@@ -173,9 +189,9 @@ def live_calls(name, body):
 
 
 def main():
-    disassembly, sizes_path, demangled_path, failures_path = sys.argv[1:5]
-    roots = [argument.split("=", 1) for argument in sys.argv[5:]]
-    functions = parse(disassembly, sizes_path)
+    disassembly, demangled_path, failures_path = sys.argv[1:4]
+    roots = [argument.split("=", 1) for argument in sys.argv[4:]]
+    functions = parse(disassembly)
     demangled = {}
     for line in open(demangled_path):
         mangled, _, readable = line.rstrip("\n").partition("\t")
@@ -196,10 +212,16 @@ def main():
         defined in the client's binary."""
         return mangled in functions and not is_stdlib(mangled) and not mangled.startswith("$s6Client")
 
-    def classify(caller_is_root, callee):
-        """(verdict, reason): verdict is ok, follow or FAIL."""
+    def classify(callee, copying):
+        """(verdict, reason): verdict is ok, follow or FAIL. `copying` is true below a function of RETURNS_A_COPY."""
         plain = callee.removesuffix("@plt")
         name = readable(callee)
+        witness = re.match(r"^indirect: \*0x([0-9a-f]+)\(%r\w+\)$", callee)
+        if copying and witness and int(witness.group(1), 16) in VALUE_WITNESSES:
+            return "ok", "the delegate copied out, through its value witness " + \
+                VALUE_WITNESSES[int(witness.group(1), 16)]
+        if copying and plain == "$sSqMa":
+            return "ok", "the metadata of the copy's Optional: generic code makes it"
         if callee.startswith("indirect: "):
             return "FAIL", "an indirect call: through a value witness table, a witness table or a closure value"
         if plain.startswith("_multicast_"):
@@ -244,13 +266,14 @@ def main():
             return "follow", "the library's, not inlined: followed"
         return "FAIL", "not known to be cheap: not on any allow-list"
 
-    # An entry of OUT_OF_LINE that names no function of the program no longer allows anything: it was renamed, or
-    # its function is gone. Either way the list no longer says what runs out of line.
+    # An entry of OUT_OF_LINE or RETURNS_A_COPY that names no function of the program no longer allows anything: it
+    # was renamed, or its function is gone. Either way the list no longer says what it is for.
     names = {name.removeprefix("static ") for name in by_name}
-    stale = [key for key in OUT_OF_LINE if key.removeprefix("static ") not in names]
+    stale = [("OUT_OF_LINE", key) for key in OUT_OF_LINE if key.removeprefix("static ") not in names]
+    stale += [("RETURNS_A_COPY", key) for key in RETURNS_A_COPY if key not in names]
     if stale:
-        for key in stale:
-            print(f"error: OUT_OF_LINE in Scripts/call-path.py lists {key!r}, which names no function of the "
+        for table, key in stale:
+            print(f"error: {table} in Scripts/call-path.py lists {key!r}, which names no function of the "
                   "program: rename or remove it", file=sys.stderr)
         return 2
 
@@ -263,10 +286,11 @@ def main():
             print(f"error: {len(found)} functions named {name!r} in the client's binary: update the roots in "
                   "Scripts/check-call-path.sh", file=sys.stderr)
             return 2
-        queue.append((label, found[0], None, name))
+        queue.append((label, found[0], None, name, False))
         seen.add(found[0])
     while queue:
-        label, mangled, via, root = queue.pop(0)
+        label, mangled, via, root, copying = queue.pop(0)
+        copying = copying or readable(mangled) in RETURNS_A_COPY
         calls, referenced, failing = live_calls(mangled, functions[mangled])
         heading = f"{label}" + (f"  (reached from {via})" if via else "")
         print(f"\n{heading}\n    {readable(mangled)}")
@@ -277,7 +301,7 @@ def main():
             if is_library(callee) and ("closure #" in readable(callee) or "partial apply" in readable(callee)):
                 rows[(callee, "closure")] += 1
         for (callee, how), count in sorted(rows.items(), key=lambda item: readable(item[0][0])):
-            verdict, reason = classify(via is None, callee)
+            verdict, reason = classify(callee, copying)
             if how == "closure":
                 reason = "a closure of the library, passed on the path: followed"
             print(f"    {verdict:6} {count:3}  {readable(callee)[:78]:78}  {reason}")
@@ -285,7 +309,7 @@ def main():
                 failures.append((root, readable(mangled), readable(callee), reason))
             if verdict == "follow" and callee.removesuffix("@plt") not in seen:
                 seen.add(callee.removesuffix("@plt"))
-                queue.append((readable(callee), callee.removesuffix("@plt"), label, root))
+                queue.append((readable(callee), callee.removesuffix("@plt"), label, root, copying))
         if failing:
             print(f"    (and {len(failing)} calls on failure paths, which stop the program: not checked)")
     print()

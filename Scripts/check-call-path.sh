@@ -6,15 +6,18 @@
 # app's debug build (debug, without the internal checks, in a build folder of its own), compiles the client
 # Tests/CallPath/main.swift with `swiftc -Onone` against it, links the two, and disassembles the program. The roots:
 # the client's functions that call `call` (inlined there, with the pass's `next(keeping:)`, `lend` and the rest),
-# and `add` (weak and strong), `remove` and `contains`, inlined there as far as reading the delegate's bits; the
-# functions of Multicast that these call (`_add`, `_remove`, `_contains`, each with the core inlined into it) are
-# followed. For each, it lists every call the machine code makes (direct, through the PLT, or indirect), and
-# every closure of the library that the code passes on, and classifies each (Scripts/call-path.py):
+# and `add` (weak, strong and owned: `add(_:ownedBy:)`), `remove` and `contains`, inlined there as far as reading
+# the delegate's bits, and `remove(ownedBy:)` and `delegate(ownedBy:)`, which the client calls; the functions of
+# Multicast that these call (`_add`, `_remove`, `_contains`, `remove(ownedBy:)`, `delegate(ownedBy:)`, each with the
+# core inlined into it) are followed. For each, it lists every call the machine code makes (direct, through the
+# PLT, or indirect), and every closure of the library that the code passes on, and classifies each
+# (Scripts/call-path.py):
 #
 # - ok: reference counting and weak loads, the lock, the shims' atomics, memcpy and memset, the closure given to
-#   `call`, a specialization that the standard library ships, the error path of a throwing body, and the library's
+#   `call`, a specialization that the standard library ships, the error path of a throwing body, the library's
 #   out-of-line functions that run rarely (growing, compacting, reclaiming, diagnostics), listed with the reason in
-#   call-path.py's OUT_OF_LINE;
+#   call-path.py's OUT_OF_LINE, and, in `delegate(ownedBy:)`, which returns a copy of a delegate of a type it knows
+#   by its metadata, that copy's value witnesses and its `Optional`'s metadata (call-path.py's RETURNS_A_COPY);
 # - followed: another function of the library (not inlined, or a closure it passes on), whose calls are listed and
 #   classified the same way;
 # - FAIL: a standard-library function (generic, or not on the short allow-list of non-generic ones), a witness
@@ -33,8 +36,15 @@
 # cost of what is allowed (how many retains: the benchmark's callgrind counts); other platforms' code (the Darwin
 # and Windows branches of the lock; the Objective-C runtime's `#if` branches); the delegate's closure itself, which
 # is user code. Nor can it name the source line of a call: code inlined from another module carries no line in a
-# debug build's line table, so it names the function and what it calls. About 5 s with the library's build in
-# .build/call-path warm, 30 s cold; `--self-test` about a minute more (three builds of a scratch clone).
+# debug build's line table, so it names the function and what it calls.
+#
+# The build of the library is incremental, and SwiftPM does not rebuild Multicast when only the body of an
+# inlinable function of the core changed: a hash of the library's sources, kept beside the build, tells when they
+# changed since it was made, and then Multicast's sources are touched first (see analyse()). About 5 s with the
+# library's build in .build/call-path warm, 10 s after a change of the core, 20 s cold; `--self-test` about 100 s
+# cold, 60 s with its build in .build/call-path-check warm (a build of a scratch clone, then one per planted break,
+# each incremental in the folder of the one before: the self-test fails if a planted break of the core is not
+# built).
 #
 # Usage: Scripts/check-call-path.sh               check the working tree (what CI runs)
 #        Scripts/check-call-path.sh --self-test   plants breaks of the rules, each in a scratch clone of HEAD, and
@@ -55,15 +65,27 @@ roots=(
     "add, weak, inlined into the client=addWeak(_:_:)"
     "add, strong, inlined into the client=addStrong(_:_:)"
     "add, inlined into the client (a class's multicast)=addScreen(_:_:)"
+    "add, owned, inlined into the client=addOwned(_:_:_:)"
     "remove, inlined into the client=removeOne(_:_:)"
+    "remove(ownedBy:), called from the client=removeOwned(_:_:)"
+    "delegate(ownedBy:), called from the client=delegateOwned(_:_:)"
     "contains, inlined into the client=containsOne(_:_:)"
 )
 
 # Builds the library of the package in $1 in the build folder $2, and the client against it, in the folder $3;
 # then analyses them, writing the table to $3/table.txt and the forbidden calls to $3/failures.txt. Fails if any.
 analyse() {
-    local package="$1" build="$2" out="$3" bin
-    mkdir -p "$out"
+    local package="$1" build="$2" out="$3" bin stamp sum
+    mkdir -p "$out" "$build"
+    # SwiftPM does not rebuild a module when only the body of an inlinable function of a module it imports changed
+    # (see CONTRIBUTING.md), and Multicast's objects and interface hold the core's inlined bodies: when the
+    # library's sources changed since the last build in $build, Multicast's sources are touched first.
+    stamp="$build/call-path-sources.sum"
+    sum=$(cd "$package" && find Sources/_MulticastShims Sources/_MulticastCore Sources/Multicast -type f \
+        \( -name '*.swift' -o -name '*.h' -o -name '*.c' \) | LC_ALL=C sort | xargs sha256sum | sha256sum)
+    if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$sum" ]]; then
+        find "$package/Sources/Multicast" -name '*.swift' -exec touch {} +
+    fi
     # As SwiftPM builds the library for an app's debug build: no internal checks, which add calls.
     if ! env -u MULTICAST_INTERNAL_CHECKS swift build --package-path "$package" --build-path "$build" \
         --target Multicast >"$out/build.log" 2>&1; then
@@ -71,19 +93,20 @@ analyse() {
         echo "error: the library of $package does not build" >&2
         return 2
     fi
+    echo "$sum" >"$stamp"
     bin=$(swift build --package-path "$package" --build-path "$build" --show-bin-path)
     # As SwiftPM compiles an app's code in a debug build: -Onone, DEBUG.
     swiftc -Onone -g -D DEBUG -swift-version 6 -module-name Client -I "$bin/Modules" \
         -Xcc "-fmodule-map-file=$bin/_MulticastShims.build/module.modulemap" -module-cache-path "$out/module-cache" \
         "$client" "$bin/_MulticastShims.build/"*.o "$bin/_MulticastCore.build/"*.o "$bin/Multicast.build/"*.o \
         -o "$out/client"
-    "$toolchain/llvm-objdump" -d --no-show-raw-insn "$out/client" >"$out/client.s"
-    "$toolchain/llvm-nm" --print-size --defined-only "$out/client" >"$out/sizes.txt"
+    # The symbol table (-t) too: call-path.py reads each function's size from it, so that code after a function
+    # that has no symbol of its own (a private function's) is not taken for the function's.
+    "$toolchain/llvm-objdump" -t -d --no-show-raw-insn "$out/client" >"$out/client.s"
     grep -o '<[^<>]*>' "$out/client.s" | sed 's/^<//; s/>$//; s/+0x[0-9a-f]*$//; s/@plt$//' | sort -u \
         >"$out/symbols.txt"
     swift demangle --simplified <"$out/symbols.txt" | paste "$out/symbols.txt" - >"$out/demangled.txt"
-    python3 "$root/Scripts/call-path.py" "$out/client.s" "$out/sizes.txt" "$out/demangled.txt" "$out/failures.txt" \
-        "${roots[@]}" \
+    python3 "$root/Scripts/call-path.py" "$out/client.s" "$out/demangled.txt" "$out/failures.txt" "${roots[@]}" \
         >"$out/table.txt"
 }
 
@@ -108,10 +131,9 @@ scratch_clone() {
     echo "$scratch"
 }
 
-# Analyses the scratch clone as it is into $work/$1. SwiftPM does not rebuild Multicast when only the body of an
-# inlinable function of the core changed (see CONTRIBUTING.md), so its files are touched first.
+# Analyses the scratch clone as it is into $work/$1, in the build folder of the analyses before it: a planted break
+# of the core is found only if analyse() rebuilds what inlines it.
 analyse_scratch() {
-    touch "$work/scratch/Sources/Multicast/"*.swift
     rm -rf "${work:?}/$1"
     analyse "$work/scratch" "$work/scratch-build" "$work/$1" >/dev/null 2>&1 || true
     [[ -f "$work/$1/failures.txt" ]] || { cat "$work/$1/build.log" >&2; echo "error: no analysis of $1" >&2; exit 1; }
@@ -156,6 +178,9 @@ self_test() {
     plant '`==` for a `switch` in the deferred release'"'"'s collect' Sources/_MulticastCore/DeferredRelease.swift \
         's/switch (current\.collectNowOrByLastReader\(\)) \{\n[^}]*\}/guard $1 == .now else {return}/' \
         "removeOne(_:_:)" '=='
+    plant 'an array made and asked `isEmpty` per delegate in the pass'"'"'s `next`' Sources/_MulticastCore/Pass.swift \
+        's/(\n            position \+= 1\n)/$1            _ = [position].isEmpty\n/' \
+        "callEach(_:)" 'isEmpty|allocateUninitializedArray'
     echo "self-test: the check names each planted break ($((SECONDS - started)) s)"
 }
 

@@ -51,6 +51,12 @@ func addScreen(_ screens: MulticastDelegate<Screen>, _ screen: Screen) -> Bool {
     screens.add(screen)
 }
 
+/// `add` with an owner: inlined into the client as far as reading the delegate's bits, as `add` is.
+@inline(never)
+func addOwned(_ listeners: MulticastDelegate<any Listener>, _ listener: any Listener, _ owner: AnyObject) -> Bool {
+    listeners.add(listener, ownedBy: owner)
+}
+
 /// `remove`: inlined as far as reading the delegate's object, as `add` is.
 @inline(never)
 func removeOne(_ listeners: MulticastDelegate<any Listener>, _ listener: any Listener) -> Bool {
@@ -63,6 +69,18 @@ func containsOne(_ listeners: MulticastDelegate<any Listener>, _ listener: any L
     listeners.contains(listener)
 }
 
+/// `remove(ownedBy:)`: a call of Multicast's, with the core inlined into it.
+@inline(never)
+func removeOwned(_ listeners: MulticastDelegate<any Listener>, _ owner: AnyObject) -> Bool {
+    listeners.remove(ownedBy: owner)
+}
+
+/// `delegate(ownedBy:)`: the owned registration's delegate, found as `remove(ownedBy:)` finds it.
+@inline(never)
+func delegateOwned(_ listeners: MulticastDelegate<any Listener>, _ owner: AnyObject) -> (any Listener)? {
+    listeners.delegate(ownedBy: owner)
+}
+
 let listeners = MulticastDelegate<any Listener>()
 let weak = Screen()
 let strong = Screen()
@@ -73,4 +91,7 @@ try callEachThrowing(listeners)
 let screens = MulticastDelegate<Screen>()
 _ = addScreen(screens, weak)
 callEachScreen(screens)
+let owner = Screen()
+_ = addOwned(listeners, Screen(), owner)
+print(delegateOwned(listeners, owner) != nil, removeOwned(listeners, owner))
 print(containsOne(listeners, weak), removeOne(listeners, weak), weak.ticks)
