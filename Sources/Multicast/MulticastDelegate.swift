@@ -225,12 +225,12 @@ public final class MulticastDelegate<Delegate> {
     /// owned, with its owner's class (`owned by Store`), and its retention as ``Retention/strong``, as the
     /// multicast holds it.
     ///
-    /// The multicast releases the delegate when the registration is removed or replaced, or, once the owner has
-    /// died, when the first pass over the delegates that reaches the registration ends: a call, an iteration or a
-    /// `Sequence` method, ``count`` or ``isEmpty``, on any thread (if other calls are reading the delegates then,
-    /// when the last of them ends). The search for ended registrations that an add makes before the list of
-    /// delegates grows releases it too. Until one of these reaches it, the delegate stays; to release it at once,
-    /// call ``remove(ownedBy:)`` in the owner's `deinit`.
+    /// The multicast releases the delegate when the registration is removed or replaced. Once the owner has died,
+    /// the first pass over the delegates that reaches the registration releases the delegate as that pass ends: a
+    /// call, an iteration or a `Sequence` method, ``count`` or ``isEmpty``, on any thread (if other calls are
+    /// reading the delegates then, when the last of them ends); so does the search for ended registrations that an
+    /// add makes before the list of delegates grows. Until one of these reaches it, the delegate stays; to release
+    /// it at once, call ``remove(ownedBy:)`` in the owner's `deinit`.
     ///
     /// The delegate must not keep its owner alive, or neither is ever released while the multicast lives:
     /// capture the owner `weak` in a closure that the delegate keeps.
