@@ -19,7 +19,7 @@ package final class _Core {
     /// The word through which passes find the current storage without the lock (see ``_Gate``), in memory of its
     /// own, which the registry writes under the lock.
     @usableFromInline
-    let gate: UnsafeMutablePointer<Int>
+    let gate: _Gate
 
     /// How far apart the delegates are in a storage: ``_DelegateLayout/stride``, which passes read without the
     /// lock.
@@ -45,7 +45,7 @@ package final class _Core {
         self.endedRegistrationsObserver = endedRegistrationsObserver
         stride = layout.stride
         lock = _Lock()
-        unsafe gate = _Gate.onItsOwnCacheLine(0)
+        gate = _Gate()
         unsafe registry = .allocate(capacity: 1)
         unsafe registry.initialize(to: _Registry(layout: layout, gate: gate, ownersArePinned: ownersArePinned))
     }
@@ -82,11 +82,11 @@ package final class _Core {
     @inlinable
     @inline(always)
     func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
-        let shown = unsafe _multicast_load_acquire(gate)
+        let shown = gate.loadAcquiring()
         if shown & _Gate.closedBit == 0, let ticket = unsafe UnsafeMutablePointer<_Ticket>(bitPattern: shown) {
             let readers = unsafe UnsafeMutableRawPointer(ticket).assumingMemoryBound(to: Int.self)
             _ = unsafe _multicast_fetch_add_seq_cst(readers, 1)
-            if unsafe _multicast_load_seq_cst(gate) == shown {
+            if gate.loadSequentiallyConsistent() == shown {
                 let header = unsafe ticket.pointee.header
                 let count = unsafe _multicast_load_acquire(
                     UnsafeMutableRawPointer(header).assumingMemoryBound(to: Int.self))

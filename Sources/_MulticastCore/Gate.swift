@@ -33,18 +33,68 @@ struct _Ticket {
 /// the pass's second load sees the gate changed, and the pass keeps out. The change opens the gate, with release
 /// ordering, before it lets go of the lock (``_Core/change(_:)``), so that a pass that then enters sees what it
 /// wrote.
+///
+/// A handle on the word, which the core allocates once and frees in its `deinit`: a value of one pointer, whose one
+/// hazard is its lifetime, as ``_StorageHandle``'s.
+@frozen
+@safe
 @usableFromInline
-enum _Gate {
+struct _Gate {
+    @usableFromInline
+    let word: UnsafeMutablePointer<Int>
+
+    /// A gate that shows nothing yet, in memory of its own; the registry shows its first storage's ticket.
+    init() {
+        unsafe word = Self.onItsOwnCacheLine(0)
+    }
+
+    /// Frees the word, as the core goes.
+    @unsafe
+    func deallocate() {
+        unsafe word.deallocate()
+    }
+
     /// Set while a change may rewrite or release what passes read: passes enter under the lock meanwhile.
     @inlinable
     @inline(always)
     static var closedBit: Int { 1 }
 
-    /// What the gate shows for `ticket`, open or closed.
+    /// What the gate shows, loaded as a pass first loads it: with acquire ordering, so that the ticket it shows
+    /// is seen as written.
     @inlinable
     @inline(always)
-    static func showing(_ ticket: UnsafeMutablePointer<_Ticket>, closed: Bool) -> Int {
-        Int(bitPattern: UInt(bitPattern: ticket)) | (closed ? closedBit : 0)
+    func loadAcquiring() -> Int {
+        unsafe _multicast_load_acquire(word)
+    }
+
+    /// What the gate shows, loaded as a pass loads it again after counting itself in: sequentially consistent.
+    @inlinable
+    @inline(always)
+    func loadSequentiallyConsistent() -> Int {
+        unsafe _multicast_load_seq_cst(word)
+    }
+
+    /// Shows the ticket of `storage`, open or closed, with a sequentially consistent store: what a change writes
+    /// before it asks whether passes read a storage.
+    @inlinable
+    @inline(always)
+    func show(_ storage: _StorageHandle, closed: Bool) {
+        unsafe _multicast_store_seq_cst(word, Self.showing(storage, closed: closed))
+    }
+
+    /// Shows the ticket of `storage`, open, with release ordering: what a change writes as it ends, so that a pass
+    /// that then enters sees what the change wrote.
+    @inlinable
+    @inline(always)
+    func open(showing storage: _StorageHandle) {
+        unsafe _multicast_store_release(word, Self.showing(storage, closed: false))
+    }
+
+    /// What the gate shows for the ticket of `storage`, open or closed.
+    @inlinable
+    @inline(always)
+    static func showing(_ storage: _StorageHandle, closed: Bool) -> Int {
+        unsafe Int(bitPattern: UInt(bitPattern: storage.ticket)) | (closed ? closedBit : 0)
     }
 
     /// `value` in memory of its own cache line (64 bytes on the processors Multicast runs on), so that passes
@@ -83,9 +133,9 @@ struct _Tickets {
         return unsafe ticket
     }
 
-    /// Takes back the ticket of a storage that no pass reads and that is to be freed.
-    mutating func give(_ ticket: UnsafeMutablePointer<_Ticket>) {
-        unsafe free.append(ticket)
+    /// Takes back the ticket of `storage`, which no pass reads and which is to be freed.
+    mutating func giveBack(ticketOf storage: _StorageHandle) {
+        unsafe free.append(storage.ticket)
     }
 
     /// Frees every ticket, as the registry goes.

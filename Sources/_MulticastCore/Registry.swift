@@ -63,7 +63,7 @@ struct _Registry {
 
     /// The core's gate (see ``_Gate``), which shows the current storage's ticket, closed while ``gateIsClosed``.
     @usableFromInline
-    let gate: UnsafeMutablePointer<Int>
+    let gate: _Gate
 
     /// Whether this change closed the gate; ``_Core/change(_:)`` opens it again before it lets go of the lock.
     @usableFromInline
@@ -72,21 +72,20 @@ struct _Registry {
     /// The tickets of the storages (see ``_Tickets``), which the registry frees in ``deallocate()``.
     var tickets = _Tickets()
 
-    init(layout: _DelegateLayout, gate: UnsafeMutablePointer<Int>, ownersArePinned: Bool) {
+    init(layout: _DelegateLayout, gate: _Gate, ownersArePinned: Bool) {
         storage = _Storage(capacity: 0, layout: layout, tickets: &tickets)
         slots = storage.slots
-        unsafe self.gate = gate
+        self.gate = gate
         self.ownersArePinned = ownersArePinned
-        unsafe _multicast_store_release(gate, _Gate.showing(slots.ticket, closed: false))
+        gate.open(showing: slots)
     }
 
     /// Starts a pass over the current storage, under the lock, where the gate is open: counts it in as a reader.
     /// (Mutating, though the registry does not change, so that the registry is not copied to call it.)
     mutating func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
         let slots = slots
-        let pass = unsafe (slots.base, slots.layout.stride, slots.count, slots.readers)
-        unsafe _Readers.enter(pass.3)
-        return unsafe pass
+        unsafe _Readers.enter(slots.readers)
+        return unsafe (slots.base, slots.layout.stride, slots.count, slots.readers)
     }
 }
 
@@ -487,7 +486,7 @@ extension _Registry {
     mutating func replaceStorage(with new: _Storage) {
         storage = new
         slots = new.slots
-        unsafe _multicast_store_seq_cst(gate, _Gate.showing(slots.ticket, closed: gateIsClosed))
+        gate.show(slots, closed: gateIsClosed)
     }
 
     /// Closes the gate, if this change has not yet: passes that try to enter from now on enter under the lock, once
@@ -498,7 +497,7 @@ extension _Registry {
     mutating func closeGate() {
         guard !gateIsClosed else { return }
         gateIsClosed = true
-        unsafe _multicast_store_seq_cst(gate, _Gate.showing(slots.ticket, closed: true))
+        gate.show(slots, closed: true)
     }
 
     /// Opens the gate that this change closed, with release ordering, so that a pass that enters sees what the
@@ -507,7 +506,7 @@ extension _Registry {
     @inline(always)
     mutating func openGate() {
         gateIsClosed = false
-        unsafe _multicast_store_release(gate, _Gate.showing(slots.ticket, closed: false))
+        gate.open(showing: slots)
     }
 
     /// Whether no pass reads the current storage; if so, none can enter it until the change ends (the gate is
@@ -527,7 +526,7 @@ extension _Registry {
     @usableFromInline
     mutating func takeBackTickets(of storages: [_Storage]) {
         for storage in storages {
-            unsafe tickets.give(storage.slots.ticket)
+            tickets.giveBack(ticketOf: storage.slots)
         }
     }
 
