@@ -15,8 +15,9 @@
 #
 # What Embedded Swift refuses, and how the check sets it aside, without any change to the library's code:
 #   - files that use Swift concurrency (_Concurrency has no Embedded build for these targets) or reflection
-#     (`Mirror`, `String(describing:)`) are left out, by the rule in `left_out_pattern` below; the list is
-#     printed on each run, and the check fails if a file it leaves out has word-size-dependent code;
+#     (`Mirror`, `String(describing:)`) are left out, by the rule in `left_out_pattern` below, which reads the
+#     code and not its comments (a doc comment may speak of `await`); the list is printed on each run, and the
+#     check fails if a file it leaves out has word-size-dependent code;
 #   - `weak` references, which Embedded Swift does not have, are compiled as `unowned(unsafe)`: the same
 #     optional class reference in one word, which nothing here runs;
 #   - the restrictions Embedded Swift reports as such (untyped `throws`, interpolating an existential, boxing
@@ -54,9 +55,10 @@ mkdir -p "$work/sources"
 compiled=()
 left_out=()
 while IFS= read -r source; do
-    if grep -Eq "$left_out_pattern" "$source"; then
+    code="$(grep -Ev '^[[:space:]]*//' "$source" || true)"  # the code, without its comment lines
+    if grep -Eq "$left_out_pattern" <<<"$code"; then
         left_out+=("$source")
-        if grep -Eq "$word_size_pattern" "$source"; then
+        if grep -Eq "$word_size_pattern" <<<"$code"; then
             echo "error: $source has word-size-dependent code, but uses what Embedded Swift does not have," \
                 "so this check would leave it out: move the word-size-dependent code to a file of its own" \
                 "(or change left_out_pattern in $0)" >&2
