@@ -170,7 +170,7 @@ self_test() {
     analyse_scratch baseline
     echo "HEAD, without a planted break: $(wc -l <"$work/baseline/failures.txt") forbidden calls"
     plant '`for _ in [0] {}` in the registry'"'"'s remove' Sources/_MulticastCore/Registry.swift \
-        's/(mutating func remove\(_ owner: [^\n]*\{\n)/$1        for _ in [0] {}\n/' \
+        's/(mutating func remove\(_ object: [^\n]*\{\n)/$1        for _ in [0] {}\n/' \
         "removeOne(_:_:)" 'IndexingIterator|makeIterator'
     plant '`isEmpty` for a nil check in the deferred release'"'"'s collect' Sources/_MulticastCore/DeferredRelease.swift \
         's/if retired != nil \{\n(\s*)freeUnreadRetired/if retired?.isEmpty == false {\n$1freeUnreadRetired/' \
