@@ -78,7 +78,8 @@ extension MulticastDelegate {
 
     @usableFromInline
     @inline(never)
-    static func _refuseDeallocating(_ type: AnyObject.Type) -> Never {
+    static func _refuseDeallocating(_ object: _Object) -> Never {
+        let type: AnyObject.Type = unsafe type(of: object.takeUnretainedValue())  // alive: the caller's
         fatalError(
             """
             MulticastDelegate<\(Delegate.self)>.add(_:): the \(type) being added is being deallocated (is add called \
@@ -90,7 +91,8 @@ extension MulticastDelegate {
 
     @usableFromInline
     @inline(never)
-    static func _refuseOtherRetention(_ type: AnyObject.Type, asked retention: Retention) -> Never {
+    static func _refuseOtherRetention(_ object: _Object, asked retention: Retention) -> Never {
+        let type: AnyObject.Type = unsafe type(of: object.takeUnretainedValue())  // alive: the caller's
         let (asked, held) = retention.isStrong ? (".strong", ".weak") : (".weak", ".strong")
         fatalError(
             """
@@ -103,7 +105,8 @@ extension MulticastDelegate {
 
     @usableFromInline
     @inline(never)
-    static func _refuseOwnOwner(_ type: AnyObject.Type) -> Never {
+    static func _refuseOwnOwner(_ object: _Object) -> Never {
+        let type: AnyObject.Type = unsafe type(of: object.takeUnretainedValue())  // alive: the caller's
         fatalError(
             """
             MulticastDelegate<\(Delegate.self)>.add(_:ownedBy:): the \(type) being added is its own owner. An owned \

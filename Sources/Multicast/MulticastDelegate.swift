@@ -195,13 +195,7 @@ public final class MulticastDelegate<Delegate> {
     public func add(
         _ delegate: Delegate, retention: Retention, file: StaticString = #fileID, line: UInt = #line
     ) -> Bool {
-        let core = _core  // read once: an unoptimized build retains the core at each read
-        guard case .references = core.delegateKind, var bits = unsafe _DelegateBits(of: delegate) else {
-            return unsafe _addByCast(delegate, retention: retention, ownedBy: nil, core: core, file: file, line: line)
-        }
-        let object = unsafe bits.object
-        return unsafe _add(
-            bitsAt: &bits, object: object, retention: retention, ownedBy: nil, core: core, file: file, line: line)
+        _add(delegate, retention: retention, ownedBy: nil, file: file, line: line)
     }
 
     /// Adds a delegate after those already registered, held strongly for as long as `owner` lives, and found,
@@ -257,14 +251,25 @@ public final class MulticastDelegate<Delegate> {
     public func add(_ delegate: Delegate, ownedBy owner: AnyObject, file: StaticString = #fileID, line: UInt = #line)
         -> Bool
     {
-        let core = _core  // read once, as in `add(_:retention:)`
-        let owner = unsafe Unmanaged.passUnretained(owner)
+        // The caller's argument keeps the owner alive until the add returns.
+        _add(delegate, retention: .strong, ownedBy: unsafe _Object(owner), file: file, line: line)
+    }
+
+    /// Both `add` methods: registers `delegate`, owned by `owner` if there is one, else held as `retention` says.
+    /// Where the delegates are class references, its bits are read here, in the caller's code, where its type is
+    /// known (see `_DelegateBits`); for another type, out of line, by a cast.
+    @inlinable
+    @inline(always)
+    func _add(
+        _ delegate: Delegate, retention: Retention, ownedBy owner: _Object?, file: StaticString, line: UInt
+    ) -> Bool {
+        let core = _core  // read once: an unoptimized build retains the core at each read
         guard case .references = core.delegateKind, var bits = unsafe _DelegateBits(of: delegate) else {
-            return unsafe _addByCast(delegate, retention: .strong, ownedBy: owner, core: core, file: file, line: line)
+            return _addByCast(delegate, retention: retention, ownedBy: owner, core: core, file: file, line: line)
         }
-        let object = unsafe bits.object
         return unsafe _add(
-            bitsAt: &bits, object: object, retention: .strong, ownedBy: owner, core: core, file: file, line: line)
+            bitsAt: &bits, object: bits.object, retention: retention, ownedBy: owner, core: core, file: file,
+            line: line)
     }
 
     /// Registers the delegate whose bits are at `bits` and whose object is `object` with the core: owned by
@@ -273,18 +278,18 @@ public final class MulticastDelegate<Delegate> {
     /// that calls it is inlined into the caller's code.
     @inlinable
     func _add(
-        bitsAt bits: UnsafeRawPointer, object: Unmanaged<AnyObject>, retention: Retention,
-        ownedBy owner: Unmanaged<AnyObject>?, core: _Core, file: StaticString, line: UInt
+        bitsAt bits: UnsafeRawPointer, object: _Object, retention: Retention, ownedBy owner: _Object?,
+        core: _Core, file: StaticString, line: UInt
     ) -> Bool {
-        let registrant: Unmanaged<AnyObject>
+        let registrant: _Object
         let holding: _Holding
-        if let owner = unsafe owner {
-            unsafe _refuseIfSelf(object, orOwner: owner)
-            unsafe registrant = owner
+        if let owner {
+            _refuseIfSelf(object, orOwner: owner)
+            registrant = owner
             holding = .owned
         } else {
-            unsafe _refuseIfSelf(object)
-            unsafe registrant = object
+            _refuseIfSelf(object)
+            registrant = object
             holding = retention.isStrong ? .strong : .weak
         }
         // Stored as the bits of a value whose first word is the object. The core copies them, a bit copy of a
@@ -300,34 +305,23 @@ public final class MulticastDelegate<Delegate> {
             ? _addRecordingSite(
                 bitsOf: bits, object: object, owner: registrant, holding: holding, to: core, file: file, line: line)
             : core.add(bitsOf: bits, object: object, owner: registrant, holding: holding)
-        return unsafe _answer(to: addition, of: object, retention: retention)
+        return _answer(to: addition, of: object, retention: retention)
     }
 
     /// `add` for a delegate type whose values are not known to be one or two words of a class reference (see
     /// `_DelegateBits`): it finds the object by a dynamic cast. Out of line in an unoptimized build.
     @inlinable
     func _addByCast(
-        _ delegate: Delegate, retention: Retention, ownedBy owner: Unmanaged<AnyObject>?, core: _Core,
-        file: StaticString, line: UInt
+        _ delegate: Delegate, retention: Retention, ownedBy owner: _Object?, core: _Core, file: StaticString,
+        line: UInt
     ) -> Bool {
         let kind = core.delegateKind
         guard let object = unsafe kind.object(of: delegate) else {
             Self._refuseNonClass(type(of: delegate as Any))
         }
-        switch kind {
-        case .reboxed:
-            // The value may box the object: the object itself is stored, in an `Any` of its own (see `_Slot`).
-            return unsafe withUnsafePointer(to: object.takeUnretainedValue() as Any) {
-                unsafe _add(
-                    bitsAt: $0, object: object, retention: retention, ownedBy: owner, core: core, file: file,
-                    line: line)
-            }
-        case .references, .checked:
-            return unsafe withUnsafePointer(to: delegate) {
-                unsafe _add(
-                    bitsAt: $0, object: object, retention: retention, ownedBy: owner, core: core, file: file,
-                    line: line)
-            }
+        return unsafe kind.withBitsToStore(of: delegate, object: object) { bits in
+            unsafe _add(
+                bitsAt: bits, object: object, retention: retention, ownedBy: owner, core: core, file: file, line: line)
         }
     }
 
@@ -335,13 +329,12 @@ public final class MulticastDelegate<Delegate> {
     /// never be what the caller meant.
     @inlinable
     @inline(always)
-    func _answer(to addition: _Addition, of object: Unmanaged<AnyObject>, retention: Retention) -> Bool {
+    func _answer(to addition: _Addition, of object: _Object, retention: Retention) -> Bool {
         switch addition {
         case .added, .replaced: return true
         case .alreadyRegistered, .ownerDeallocating: return false
-        case .registeredWithOtherRetention:
-            unsafe Self._refuseOtherRetention(type(of: object.takeUnretainedValue()), asked: retention)
-        case .deallocating: unsafe Self._refuseDeallocating(type(of: object.takeUnretainedValue()))
+        case .registeredWithOtherRetention: Self._refuseOtherRetention(object, asked: retention)
+        case .deallocating: Self._refuseDeallocating(object)
         }
     }
 
@@ -349,38 +342,38 @@ public final class MulticastDelegate<Delegate> {
     /// `core` knows the delegates to be class references (see `_DelegateBits`), else found by a dynamic cast.
     @inlinable
     @inline(always)
-    func _object(of delegate: Delegate, core: _Core) -> Unmanaged<AnyObject>? {
+    func _object(of delegate: Delegate, core: _Core) -> _Object? {
         let kind = core.delegateKind
         if case .references = kind, let bits = unsafe _DelegateBits(of: delegate) {
             return unsafe bits.object
         }
-        return unsafe _objectByCast(delegate, kind: kind)
+        return _objectByCast(delegate, kind: kind)
     }
 
     /// The object that `delegate`, of `kind`, is, found by a dynamic cast: out of line in an unoptimized build, and
     /// a method, so that a caller that inlines `_object(of:core:)` looks up no metadata to call it.
     @inlinable
-    func _objectByCast(_ delegate: Delegate, kind: _DelegateKind) -> Unmanaged<AnyObject>? {
+    func _objectByCast(_ delegate: Delegate, kind: _DelegateKind) -> _Object? {
         unsafe kind.object(of: delegate)
     }
 
     /// Stops the program if `object`, a delegate to add, is this multicast.
     @inlinable
     @inline(always)
-    func _refuseIfSelf(_ object: Unmanaged<AnyObject>) {
-        if unsafe object.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelf() }
+    func _refuseIfSelf(_ object: _Object) {
+        if object.isIdentical(to: self) { Self._refuseSelf() }
     }
 
     /// Stops the program if `object`, a delegate to add, or `owner`, its owner, is this multicast, or if they are
     /// one object.
     @inlinable
     @inline(always)
-    func _refuseIfSelf(_ object: Unmanaged<AnyObject>, orOwner owner: Unmanaged<AnyObject>) {
-        unsafe _refuseIfSelf(object)
-        if unsafe owner.toOpaque() == object.toOpaque() {
-            unsafe Self._refuseOwnOwner(type(of: owner.takeUnretainedValue()))
+    func _refuseIfSelf(_ object: _Object, orOwner owner: _Object) {
+        _refuseIfSelf(object)
+        if owner.isIdentical(to: object) {
+            Self._refuseOwnOwner(owner)
         }
-        if unsafe owner.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { Self._refuseSelfAsOwner() }
+        if owner.isIdentical(to: self) { Self._refuseSelfAsOwner() }
     }
 
     /// Removes a delegate.
@@ -401,14 +394,14 @@ public final class MulticastDelegate<Delegate> {
     @discardableResult
     public func remove(_ delegate: Delegate) -> Bool {
         let core = _core  // read once, as in `add`
-        guard let object = unsafe _object(of: delegate, core: core) else { return false }
-        return unsafe _remove(object, core: core)
+        guard let object = _object(of: delegate, core: core) else { return false }
+        return _remove(object, core: core)
     }
 
     /// `remove` once the delegate's object is known: compiled in Multicast, with the core inlined into it.
     @inlinable
-    func _remove(_ object: Unmanaged<AnyObject>, core: _Core) -> Bool {
-        unsafe core.remove(object)
+    func _remove(_ object: _Object, core: _Core) -> Bool {
+        core.remove(object)
     }
 
     /// Removes the registration that `owner` made with ``add(_:ownedBy:file:line:)``.
@@ -432,7 +425,7 @@ public final class MulticastDelegate<Delegate> {
     @inlinable
     @discardableResult
     public func remove(ownedBy owner: AnyObject) -> Bool {
-        unsafe _core.remove(ownedBy: Unmanaged.passUnretained(owner))
+        _core.remove(ownedBy: owner)
     }
 
     /// The delegate of the registration that `owner` made with ``add(_:ownedBy:file:line:)``, if it has one.
@@ -443,7 +436,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(1).
     @inlinable
     public func delegate(ownedBy owner: AnyObject) -> Delegate? {
-        unsafe _core.delegate(ownedBy: Unmanaged.passUnretained(owner), as: Delegate.self)
+        _core.delegate(ownedBy: owner, as: Delegate.self)
     }
 
     /// Removes every delegate, releasing those held strongly.
@@ -468,14 +461,14 @@ public final class MulticastDelegate<Delegate> {
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func contains(_ delegate: Delegate) -> Bool {
         let core = _core  // read once, as in `add`
-        guard let object = unsafe _object(of: delegate, core: core) else { return false }
-        return unsafe _contains(object, core: core)
+        guard let object = _object(of: delegate, core: core) else { return false }
+        return _contains(object, core: core)
     }
 
     /// `contains` once the delegate's object is known: compiled in Multicast, with the core inlined into it.
     @inlinable
-    func _contains(_ object: Unmanaged<AnyObject>, core: _Core) -> Bool {
-        unsafe core.contains(object)
+    func _contains(_ object: _Object, core: _Core) -> Bool {
+        core.contains(object)
     }
 
     /// The number of registered delegates that are alive.
@@ -487,14 +480,7 @@ public final class MulticastDelegate<Delegate> {
     ///   finds registrations that ended with their delegates or owners, it unregisters them as it ends, taking the
     ///   lock once.
     public var count: Int {
-        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
-        var pass = unsafe _Pass(_core)
-        var keeper: AnyObject?
-        var count = 0
-        while unsafe pass.next(keeping: &keeper) != nil {
-            count += 1
-        }
-        return count
+        _core.countAlive()
     }
 
     /// Whether no registered delegate is alive.
@@ -502,10 +488,7 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(1) when a delegate is alive; at most O(*n*). If it finds registrations that ended with their
     ///   delegates or owners before the first live delegate, it unregisters them as it ends, taking the lock once.
     public var isEmpty: Bool {
-        defer { extendLifetime(self) }  // the pass holds the core unretained: keep it alive to the pass's end
-        var pass = unsafe _Pass(_core)
-        var keeper: AnyObject?
-        return unsafe pass.next(keeping: &keeper) == nil
+        !_core.hasAlive()
     }
 
     /// Calls `body` with every delegate, one after another, in the order they were added.

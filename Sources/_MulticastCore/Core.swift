@@ -127,12 +127,11 @@ package final class _Core {
     /// at the end, unless it is registered already, or being deallocated; returns which. An owned registration
     /// has `owner`, and replaces `owner`'s registration, if it has one; the others pass `object` as `owner`.
     ///
-    /// Objects pass through the core unretained, as `Unmanaged`: the caller keeps them alive (see "Writing the
-    /// call path" in CONTRIBUTING.md).
+    /// Objects pass through the core unretained (see ``_Object``): the caller keeps them alive.
     @inlinable
     @inline(always)
     package func add(
-        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding
+        bitsOf value: UnsafeRawPointer, object: _Object, owner: _Object, holding: _Holding
     ) -> _Addition {
         var unrecorded = _Unrecorded()
         return unsafe add(bitsOf: value, object: object, owner: owner, holding: holding, recording: &unrecorded)
@@ -143,7 +142,7 @@ package final class _Core {
     @inlinable
     @inline(always)
     package func add<Recorder: _RegistrationRecorder & ~Copyable>(
-        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
+        bitsOf value: UnsafeRawPointer, object: _Object, owner: _Object, holding: _Holding,
         recording recorder: inout Recorder
     ) -> _Addition {
         var searched = false
@@ -164,24 +163,44 @@ package final class _Core {
     /// Unregisters `object`, registered as a delegate of its own; returns false if it was not.
     @inlinable
     @inline(always)
-    package func remove(_ object: Unmanaged<AnyObject>) -> Bool {
-        change { registry, garbage in unsafe registry.remove(object, &garbage) }
+    package func remove(_ object: _Object) -> Bool {
+        change { registry, garbage in registry.remove(object, &garbage) }
     }
 
     /// Unregisters `owner`'s owned registration; returns false if it has none.
     @inlinable
     @inline(always)
-    package func remove(ownedBy owner: Unmanaged<AnyObject>) -> Bool {
-        change { registry, garbage in unsafe registry.remove(ownedBy: owner, &garbage) }
+    package func remove(ownedBy owner: AnyObject) -> Bool {
+        let owner = unsafe _Object(owner)  // alive: the caller's argument, for the whole call
+        return change { registry, garbage in unsafe registry.remove(ownedBy: owner, &garbage) }
     }
 
     /// The delegate of `owner`'s owned registration, if it has one.
     @inlinable
     @inline(always)
-    package func delegate<Delegate>(ownedBy owner: Unmanaged<AnyObject>, as type: Delegate.Type) -> Delegate? {
-        withLock { registry in
+    package func delegate<Delegate>(ownedBy owner: AnyObject, as type: Delegate.Type) -> Delegate? {
+        let owner = unsafe _Object(owner)  // alive: the caller's argument, for the whole call
+        return withLock { registry in
             unsafe registry.withDelegate(ownedBy: owner) { slot in unsafe slot?.copyOfDelegate(as: Delegate.self) }
         }
+    }
+
+    /// The number of registrations that a pass finds alive.
+    package func countAlive() -> Int {
+        var pass = unsafe _Pass(self)  // `self`, the method's, outlives the pass
+        var keeper: AnyObject?
+        var count = 0
+        while unsafe pass.next(keeping: &keeper) != nil {
+            count += 1
+        }
+        return count
+    }
+
+    /// Whether a pass finds a registration alive.
+    package func hasAlive() -> Bool {
+        var pass = unsafe _Pass(self)  // `self`, the method's, outlives the pass
+        var keeper: AnyObject?
+        return unsafe pass.next(keeping: &keeper) != nil
     }
 
     /// Unregisters everything.
@@ -193,8 +212,8 @@ package final class _Core {
     /// Whether `object` is registered.
     @inlinable
     @inline(always)
-    package func contains(_ object: Unmanaged<AnyObject>) -> Bool {
-        withLock { registry in unsafe registry.find(object, owned: false) != nil }
+    package func contains(_ object: _Object) -> Bool {
+        withLock { registry in registry.find(object, owned: false) != nil }
     }
 
     /// What a pass does as it ends when it found registrations ended (see ``_Pass/end()``): under the lock, it

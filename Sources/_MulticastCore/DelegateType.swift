@@ -1,5 +1,6 @@
 // What the core knows of the delegates' type: what the type is to a multicast (`_DelegateKind`), the layout of
-// its values (`_DelegateLayout`), and the bits of one value, read where the type is known (`_DelegateBits`).
+// its values (`_DelegateLayout`), the bits of one value, read where the type is known (`_DelegateBits`), and the
+// object that a value is, unretained (`_Object`).
 
 /// What a type is as a multicast's `Delegate`, decided once, when the multicast is made, by
 /// ``init(metadataKind:flags:size:alignment:)``: refused, with the reason thrown; or how the multicast finds the
@@ -104,13 +105,28 @@ package enum _DelegateKind: Sendable {
     /// which is refused, and an `Any` that holds another existential in a box, which the cast unwraps
     /// (``reboxed``). Either way `delegate` keeps the object alive.
     @inlinable
-    package func object<Delegate>(of delegate: Delegate) -> Unmanaged<AnyObject>? {
+    @unsafe
+    package func object<Delegate>(of delegate: Delegate) -> _Object? {
         guard type(of: delegate as Any) is AnyObject.Type else { return nil }
         switch self {
         case .reboxed:
-            return unsafe Unmanaged.passUnretained(delegate as AnyObject)
+            return unsafe _Object(delegate as AnyObject)
         case .references, .checked:
-            return unsafe withUnsafeBytes(of: delegate) { unsafe $0.load(as: Unmanaged<AnyObject>.self) }
+            return unsafe withUnsafeBytes(of: delegate) { unsafe _Object(address: $0.load(as: UnsafeRawPointer.self)) }
+        }
+    }
+
+    /// Calls `body` with the bits to store for `delegate`, a value of a type of this kind whose object is `object`
+    /// (see ``object(of:)``): the value's own, or for ``reboxed``, whose value may box the object, those of an
+    /// `Any` of its own around the object, whose first word the object is (see ``_Slot``).
+    @unsafe
+    @inlinable
+    package func withBitsToStore<Delegate, Result>(
+        of delegate: Delegate, object: _Object, _ body: (UnsafeRawPointer) -> Result
+    ) -> Result {
+        switch self {
+        case .reboxed: return unsafe withUnsafePointer(to: object.takeUnretainedValue() as Any) { unsafe body($0) }
+        case .references, .checked: return unsafe withUnsafePointer(to: delegate) { unsafe body($0) }
         }
     }
 }
@@ -194,7 +210,84 @@ package struct _DelegateBits {
     /// The delegate's object, unretained.
     @inlinable
     @inline(always)
-    package var object: Unmanaged<AnyObject> {
-        unsafe Unmanaged<AnyObject>.fromOpaque(first)
+    package var object: _Object {
+        unsafe _Object(address: first)
+    }
+}
+
+/// An object, unretained: how an object passes into and through the core, which compares it and files it by its
+/// address, and counts it only where a slot says so (see ``_Slot``).
+///
+/// Holding, passing and comparing one reads nothing, so it is safe; making one and reading the object through it
+/// say `unsafe`: whoever makes one keeps the object alive for as long as anything reads the object through it. A
+/// delegate's object passes from `MulticastDelegate.add` to its slot this way, as the caller's argument keeps it
+/// alive, with no count taken and given back (see "Writing the call path" in CONTRIBUTING.md).
+@frozen
+@safe
+@usableFromInline
+package struct _Object {
+    @usableFromInline
+    let unmanaged: Unmanaged<AnyObject>
+
+    /// `object`, which the caller keeps alive while the object is read through this. (Borrowed: an initializer's
+    /// argument is otherwise consumed, which costs an unoptimized build a retain and a release.)
+    @unsafe
+    @inlinable
+    @inline(always)
+    package init(_ object: borrowing AnyObject) {
+        unsafe unmanaged = .passUnretained(object)
+    }
+
+    /// The object at `address`, which the caller keeps alive while the object is read through this.
+    @unsafe
+    @inlinable
+    @inline(always)
+    package init(address: UnsafeRawPointer) {
+        unsafe unmanaged = .fromOpaque(address)
+    }
+
+    /// The object's address, which the registry files registrations under, read without touching the object.
+    @inlinable
+    @inline(always)
+    package var address: UInt {
+        unsafe UInt(bitPattern: unmanaged.toOpaque())
+    }
+
+    /// Whether this is `other`.
+    @inlinable
+    @inline(always)
+    package func isIdentical<Other: AnyObject>(to other: Other) -> Bool {
+        unsafe unmanaged.toOpaque() == Unmanaged.passUnretained(other).toOpaque()
+    }
+
+    /// Whether this and `other` are one object.
+    @inlinable
+    @inline(always)
+    package func isIdentical(to other: _Object) -> Bool {
+        unsafe unmanaged.toOpaque() == other.unmanaged.toOpaque()
+    }
+
+    /// The object, which must be alive.
+    @unsafe
+    @inlinable
+    @inline(always)
+    package func takeUnretainedValue() -> AnyObject {
+        unsafe unmanaged.takeUnretainedValue()
+    }
+
+    /// Takes a count on the object, which must be alive: a strong slot's, which ``takeRetainedValue()`` gives back.
+    @unsafe
+    @inlinable
+    @inline(always)
+    func retain() {
+        _ = unsafe unmanaged.retain()
+    }
+
+    /// The object, taking over a count that ``retain()`` took.
+    @unsafe
+    @inlinable
+    @inline(always)
+    func takeRetainedValue() -> AnyObject {
+        unsafe unmanaged.takeRetainedValue()
     }
 }

@@ -90,13 +90,6 @@ struct _Registry {
 }
 
 extension _Registry {
-    /// The address that the index files `object` under.
-    @inlinable
-    @inline(always)
-    static func address(of object: Unmanaged<AnyObject>) -> UInt {
-        unsafe UInt(bitPattern: object.toOpaque())
-    }
-
     /// Where a registered object is: its bucket in the index, and its slot's position in the current storage.
     @frozen
     @usableFromInline
@@ -122,8 +115,8 @@ extension _Registry {
     /// registry does not change, so that the registry is not copied to call it.)
     @inlinable
     @inline(always)
-    mutating func find(_ owner: Unmanaged<AnyObject>, owned: Bool) -> Found? {
-        let address = unsafe Self.address(of: owner)
+    mutating func find(_ owner: _Object, owned: Bool) -> Found? {
+        let address = owner.address
         var bucket = index.home(of: address)
         while let position = index.position(inBucket: bucket) {
             if slots.key(at: position).isOwned == owned, slots.holdsRegistration(at: position, ofOwnerAt: address) {
@@ -177,13 +170,13 @@ extension _Registry {
     @inlinable
     @inline(always)
     mutating func add<Recorder: _RegistrationRecorder & ~Copyable>(
-        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, holding: _Holding,
+        bitsOf value: UnsafeRawPointer, object: _Object, owner: _Object, holding: _Holding,
         searched: Bool, recording recorder: inout Recorder, _ garbage: inout _Garbage
     ) -> AddOutcome {
         // The owner, which the caller holds, is in its deinit (a weak delegate added from its own deinit, or an
         // owner's): where owners are pinned, one load of its counts says so, before anything changes (and before
         // `find` meets the registration that has ended with it); elsewhere, the slot's new weak reference, below.
-        if ownersArePinned, holding.endsWithOwner, unsafe _OwnerPin.isDead(Self.address(of: owner)) {
+        if ownersArePinned, holding.endsWithOwner, unsafe _OwnerPin.isDead(owner.address) {
             switch holding {
             case .owned: return .ownerDeallocating
             case .weak, .strong: return .deallocating
@@ -196,12 +189,12 @@ extension _Registry {
             if slots.count == slots.capacity {
                 guard makeRoom(searched: searched, &garbage) else { return .full }
             }
-            if let found = unsafe find(owner, owned: true) {
+            if let found = find(owner, owned: true) {
                 unregister(at: found.position, bucket: found.bucket)
                 replaced = true
             }
         case .weak, .strong:
-            if let found = unsafe find(object, owned: false) {
+            if let found = find(object, owned: false) {
                 return slots.key(at: found.position).isStrong == holding.isStrong
                     ? .alreadyRegistered : .registeredWithOtherRetention
             }
@@ -231,7 +224,7 @@ extension _Registry {
             slots.dropLast()
             return key.isOwned ? .ownerDeallocating : .deallocating
         }
-        unsafe index.insert(position, address: Self.address(of: owner))
+        index.insert(position, address: owner.address)
         collect(&garbage)
         return replaced ? .replaced : .added
     }
@@ -283,8 +276,8 @@ extension _Registry {
     /// Unregisters `object`, registered as a delegate of its own; returns false if it is not.
     @inlinable
     @inline(always)
-    mutating func remove(_ object: Unmanaged<AnyObject>, _ garbage: inout _Garbage) -> Bool {
-        guard let found = unsafe find(object, owned: false) else { return false }
+    mutating func remove(_ object: _Object, _ garbage: inout _Garbage) -> Bool {
+        guard let found = find(object, owned: false) else { return false }
         unregister(at: found.position, bucket: found.bucket)
         tidy(&garbage)
         return true
@@ -295,14 +288,16 @@ extension _Registry {
     /// From its owner's deinit, an owned registration has ended already. A pinned owner's is found by its address
     /// all the same. An owner held weakly, dead to weak references, can no longer be told apart from an earlier
     /// owner at its address: the removal then unregisters every ended owned registration filed under that
-    /// address. Either way, the owner's delegate is released at once, as a removal promises.
+    /// address. Either way, the owner's delegate is released at once, as a removal promises. Where owners are not
+    /// pinned, it may read `owner`, which the caller keeps alive.
+    @unsafe
     @inlinable
     @inline(always)
-    mutating func remove(ownedBy owner: Unmanaged<AnyObject>, _ garbage: inout _Garbage) -> Bool {
-        if let found = unsafe find(owner, owned: true) {
+    mutating func remove(ownedBy owner: _Object, _ garbage: inout _Garbage) -> Bool {
+        if let found = find(owner, owned: true) {
             unregister(at: found.position, bucket: found.bucket)
         } else if !ownersArePinned, unsafe _Slot.isDeallocating(owner, ownersArePinned: false) {
-            guard unsafe unregisterEndedOwnedRegistrations(address: Self.address(of: owner)) else { return false }
+            guard unregisterEndedOwnedRegistrations(address: owner.address) else { return false }
         } else {
             return false
         }
@@ -325,8 +320,8 @@ extension _Registry {
     /// for `body`; the storage keeps it alive while the lock is held.
     @inlinable
     @inline(always)
-    mutating func withDelegate<Result>(ownedBy owner: Unmanaged<AnyObject>, _ body: (_Slot?) -> Result) -> Result {
-        guard let found = unsafe find(owner, owned: true), !slots.ownerIsDead(at: found.position) else {
+    mutating func withDelegate<Result>(ownedBy owner: _Object, _ body: (_Slot?) -> Result) -> Result {
+        guard let found = find(owner, owned: true), !slots.ownerIsDead(at: found.position) else {
             return body(nil)
         }
         return unsafe body(slots.slot(at: found.position))

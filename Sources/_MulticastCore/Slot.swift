@@ -238,12 +238,12 @@ enum _Liveness {
 
 /// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate's bits.
 ///
-/// The tricks that Multicast plays with a delegate's representation are here, under one invariant, but for
-/// one that the invariant rests on: `MulticastDelegate.add(_:retention:)`, in the Multicast module, re-boxes a
-/// delegate of a multicast of `Any` around its object before it is stored.
+/// The tricks that Multicast plays with a delegate's representation are here, under one invariant, with the one
+/// that the invariant rests on: ``_DelegateKind/withBitsToStore(of:object:_:)`` re-boxes a delegate of a
+/// multicast of `Any` around its object before it is stored.
 ///
-/// - The first word of a stored delegate is its object's address: `MulticastDelegate.add` stores a value that
-///   boxes its object only after unboxing it. So a delegate is owned by owning its object.
+/// - The first word of a stored delegate is its object's address: a value that may box its object is stored only
+///   after it is unboxed. So a delegate is owned by owning its object.
 /// - A slot is initialized by ``occupy(withBitsOf:size:object:owner:key:)``. From then on only its key changes, with
 ///   atomic stores made under the multicast's lock, until ``release()`` or
 ///   ``transfer(to:size:sourceIsRead:deferredReleases:)`` destroys or moves what it owns; each of those happens only
@@ -387,15 +387,14 @@ package struct _Slot {
     /// and which the pass keeps alive for a slot it has just given.
     @inlinable
     @inline(always)
-    package var object: Unmanaged<AnyObject> {
-        unsafe Unmanaged<AnyObject>.fromOpaque(
-            UnsafeRawPointer(delegate).assumingMemoryBound(to: UnsafeRawPointer.self).pointee)
+    package var object: _Object {
+        unsafe _Object(address: UnsafeRawPointer(delegate).assumingMemoryBound(to: UnsafeRawPointer.self).pointee)
     }
 
     /// The owner, unretained: the delegate's object but for an owned registration. Valid while something keeps the
     /// owner alive: a pass keeps it through the turn of the delegate it gave (see ``_Pass/next(keeping:)``).
-    package var owner: Unmanaged<AnyObject> {
-        unsafe Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: state.pointee.owner)!)
+    package var owner: _Object {
+        unsafe _Object(address: UnsafeRawPointer(bitPattern: state.pointee.owner)!)
     }
 
     /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
@@ -405,7 +404,7 @@ package struct _Slot {
     @inlinable
     @inline(always)
     func occupy(
-        withBitsOf value: UnsafeRawPointer, size: Int, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>,
+        withBitsOf value: UnsafeRawPointer, size: Int, object: _Object, owner: _Object,
         key: _SlotKey
     ) {
         // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)`, whose
@@ -415,13 +414,13 @@ package struct _Slot {
         // instead, and the rest (witness tables, type metadata) is never counted.
         unsafe delegate.copyMemory(from: value, byteCount: size)
         if key.isStrong {
-            _ = unsafe object.retain()  // the slot's count, which `release()` gives back
+            unsafe object.retain()  // the slot's count, which `release()` gives back
         }
         // A state whose weak reference is nil, bit-copied in: a nil weak reference owns nothing (no count, no side
         // table, no entry in the Objective-C runtime's weak table), so each of the two is a nil reference of its
         // own, and the one here is destroyed as usual.
         var filled = _SlotState(
-            key: key, reference: _WeakReference(nil), owner: unsafe UInt(bitPattern: owner.toOpaque()))
+            key: key, reference: _WeakReference(nil), owner: owner.address)
         unsafe Self.copyBits(of: &filled, to: state)
         if key.pinsOwner {
             unsafe _OwnerPin.pin(filled.owner)  // the slot's unowned count, which `release()` gives back
@@ -438,9 +437,9 @@ package struct _Slot {
     /// the object's life.
     @inlinable
     @inline(always)
-    static func isDeallocating(_ object: Unmanaged<AnyObject>, ownersArePinned: Bool) -> Bool {
+    static func isDeallocating(_ object: _Object, ownersArePinned: Bool) -> Bool {
         if ownersArePinned {
-            return unsafe _OwnerPin.isDead(UInt(bitPattern: object.toOpaque()))
+            return unsafe _OwnerPin.isDead(object.address)
         }
         return unsafe _WeakReference(object.takeUnretainedValue()).object == nil
     }
@@ -474,7 +473,7 @@ package struct _Slot {
         unsafe target.delegate.copyMemory(from: delegate, byteCount: size)
         if sourceIsRead {
             if key.isStrong {
-                _ = unsafe object.retain()
+                unsafe object.retain()
             }
             if key.pinsOwner {
                 unsafe _OwnerPin.pin(state.pointee.owner)
@@ -783,7 +782,7 @@ struct _StorageHandle {
     @inlinable
     @inline(always)
     func append(
-        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>, key: _SlotKey
+        bitsOf value: UnsafeRawPointer, object: _Object, owner: _Object, key: _SlotKey
     ) {
         precondition(count < capacity, "appending to a full storage")
         unsafe slot(at: count).occupy(withBitsOf: value, size: layout.size, object: object, owner: owner, key: key)

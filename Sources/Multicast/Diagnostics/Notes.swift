@@ -376,7 +376,7 @@ extension MulticastDelegate {
     /// that leads here.
     @usableFromInline
     func _addRecordingSite(
-        bitsOf value: UnsafeRawPointer, object: Unmanaged<AnyObject>, owner: Unmanaged<AnyObject>,
+        bitsOf value: UnsafeRawPointer, object: _Object, owner: _Object,
         holding: _Holding, to core: _Core, file: StaticString, line: UInt
     ) -> _Addition {
         var recorder = _SiteRecorder(

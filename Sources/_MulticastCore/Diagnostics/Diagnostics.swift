@@ -61,9 +61,9 @@ package protocol _EndedRegistrationsObserver: AnyObject, Sendable {
 extension _Core {
     /// The number of `owner`'s registration (an owned one if `owned`, else `owner` as a delegate of its own), if
     /// it has one: what an add that diagnostics watch asks once it has added.
-    package func registration(of owner: Unmanaged<AnyObject>, owned: Bool) -> Int64? {
+    package func registration(of owner: _Object, owned: Bool) -> Int64? {
         withLock { registry in
-            guard let found = unsafe registry.find(owner, owned: owned) else { return nil }
+            guard let found = registry.find(owner, owned: owned) else { return nil }
             return registry.slots.key(at: found.position).registration
         }
     }

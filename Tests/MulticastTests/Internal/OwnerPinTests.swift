@@ -82,7 +82,7 @@ import Testing
 
     static func add(_ delegate: AnyObject, ownedBy owner: AnyObject, to core: _Core) -> _Addition {
         withUnsafePointer(to: delegate) { bits in
-            core.add(bitsOf: bits, object: .passUnretained(delegate), owner: .passUnretained(owner), holding: .owned)
+            core.add(bitsOf: bits, object: _Object(delegate), owner: _Object(owner), holding: .owned)
         }
     }
 
@@ -121,7 +121,7 @@ import Testing
         let removed = Box<Bool?>(nil)
         weak var delegate: AnyObject?
         do {
-            let owner = Owner { removed.value = core.remove(ownedBy: .passUnretained($0)) }
+            let owner = Owner { removed.value = core.remove(ownedBy: $0) }
             let made = Owner()
             delegate = made
             #expect(Self.add(made, ownedBy: owner, to: core) == .added)
@@ -137,10 +137,10 @@ import Testing
         let core = try Self.core(ownersArePinned: ownersArePinned)
         let found = Box<Bool?>(nil)
         do {
-            let owner = Owner { found.value = core.delegate(ownedBy: .passUnretained($0), as: AnyObject.self) != nil }
+            let owner = Owner { found.value = core.delegate(ownedBy: $0, as: AnyObject.self) != nil }
             let made = Owner()
             #expect(Self.add(made, ownedBy: owner, to: core) == .added)
-            #expect(core.delegate(ownedBy: .passUnretained(owner), as: AnyObject.self) === made)
+            #expect(core.delegate(ownedBy: owner, as: AnyObject.self) === made)
             extendLifetime((owner, made))
         }
         #expect(found.value == false)

@@ -23,8 +23,8 @@ import Testing
     func occupy(_ position: Int, with target: Target, strong: Bool) {
         withUnsafePointer(to: target as any Listener) { value in
             storage.slot(at: position).occupy(
-                withBitsOf: value, size: Self.layout.size, object: .passUnretained(target),
-                owner: .passUnretained(target),
+                withBitsOf: value, size: Self.layout.size, object: _Object(target),
+                owner: _Object(target),
                 key: _SlotKey(registration: Int64(position + 1), holding: strong ? .strong : .weak))
         }
         storage.count = max(storage.count, position + 1)
@@ -53,8 +53,8 @@ import Testing
         let (delegateCount, ownerUnowned) = (_getRetainCount(target), _getUnownedRetainCount(owner!))
         withUnsafePointer(to: target as any Listener) { value in
             storage.slot(at: 0).occupy(
-                withBitsOf: value, size: Self.layout.size, object: .passUnretained(target),
-                owner: .passUnretained(owner!),
+                withBitsOf: value, size: Self.layout.size, object: _Object(target),
+                owner: _Object(owner!),
                 key: _SlotKey(registration: 1, holding: .owned, pinsOwner: pinsOwner))
         }
         storage.count = 1
