@@ -55,10 +55,6 @@ package enum _MetadataKind: UInt32 {
 package struct _ExistentialFlags: Equatable {
     package let rawValue: UInt32
 
-    package init(rawValue: UInt32) {
-        self.rawValue = rawValue
-    }
-
     /// The flags of `type`'s metadata, or nil if it is not an existential's. (An extended existential's
     /// metadata has another shape, with no such word.)
     package init?(_ type: Any.Type) {

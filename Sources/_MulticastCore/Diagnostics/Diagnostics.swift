@@ -59,15 +59,6 @@ package protocol _EndedRegistrationsObserver: AnyObject, Sendable {
 }
 
 extension _Core {
-    /// The number of `owner`'s registration (an owned one if `owned`, else `owner` as a delegate of its own), if
-    /// it has one: what an add that diagnostics watch asks once it has added.
-    package func registration(of owner: _Object, owned: Bool) -> Int64? {
-        withLock { registry in
-            guard let found = registry.find(owner, owned: owned) else { return nil }
-            return registry.slots.key(at: found.position).registration
-        }
-    }
-
     /// The numbers of the registrations that have not ended, in increasing order (a delegate that died is
     /// registered until it is reclaimed), and the number of the newest registration made: a registration up to
     /// that number that is not listed has ended for good, since numbers are never reused.
