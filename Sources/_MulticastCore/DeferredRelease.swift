@@ -4,8 +4,9 @@
 /// A pass reads a storage without the lock, so nothing it may read is released while it reads. A change that
 /// would release such a thing leaves it here instead, and it is released, into the change's ``_Garbage``:
 /// - *pending slots* (removed slots of the current storage that still own references): by the next change that
-///   finds the storage unread, or, when one of them owns a strong delegate, by the last pass to leave it, so that
-///   a removed strong delegate goes as soon as the calls under way end;
+///   finds the storage unread, or by its compaction; or, when one of them owns a strong delegate, by the last pass
+///   to leave it, so that a removed strong delegate goes as soon as the calls under way end (weak references wait,
+///   which costs a calling thread no lock per pass under churn);
 /// - *retired storages* (storages that a rebuild or `removeAll` replaced while passes read them): each by the
 ///   change that finds it unread, or by its last reader.
 ///
@@ -60,10 +61,6 @@ struct _DeferredRelease {
 
     /// Releases what no pass reads any more: the retired storages that are unread, and the pending slots of
     /// `current`, the current storage, once it is unread.
-    ///
-    /// A retired storage, or a pending strong delegate, that waits for readers is collected by the last of them to
-    /// leave. Pending weak references wait for the next change that finds the storage unread, or for the storage
-    /// to be compacted: that costs a calling thread no lock per pass under churn.
     @inlinable
     @inline(always)
     mutating func collect(current: _StorageHandle, _ garbage: inout _Garbage) {

@@ -59,8 +59,7 @@ struct _Gate {
     @inline(always)
     static var closedBit: Int { 1 }
 
-    /// What the gate shows, loaded as a pass first loads it: with acquire ordering, so that the ticket it shows
-    /// is seen as written.
+    /// What the gate shows, as a pass first loads it: acquiring, so that the ticket it shows is seen as written.
     @inlinable
     @inline(always)
     func loadAcquiring() -> Int {

@@ -1,10 +1,7 @@
-// The platform-specific code of Multicast: a mutex.
-//
-// Apple platforms use `os_unfair_lock`, the lock Apple recommends for short critical sections: a waiter sleeps
-// in the kernel and donates its priority to the owner, and locking it twice on one thread stops the program
-// (<os/lock.h>). Linux, Android, WebAssembly with threads (wasip1-threads) and the other POSIX systems use
-// `pthread_mutex_t`; Windows uses SRWLOCK. Where the Swift runtime has one thread (WebAssembly without threads,
-// wasip1), no other thread can take the lock, and it does nothing.
+// The platform-specific code of Multicast, a mutex: on Apple platforms `os_unfair_lock`, which Apple recommends for
+// short critical sections (a waiter donates its priority to the owner; locking it twice on one thread stops the
+// program); SRWLOCK on Windows; `pthread_mutex_t` on Linux, Android, wasip1-threads and the other POSIX systems.
+// Where the Swift runtime has one thread (wasip1), no other thread can take the lock, and it does nothing.
 
 import _MulticastShims
 

@@ -6,39 +6,24 @@
 /// boxes, tasks) are left out, and so is any kind a later runtime adds: they read as nil, which makes a
 /// multicast check each delegate it is given, and refuse none for its type alone.
 ///
-/// Tested: the function, optional, struct, tuple and metatype kinds, each by the refusal it leads to
-/// (`RefusalTests`); the class, existential and extended existential kinds, as delegate types, and every kind, a
-/// kind read as nil included, by what ``_DelegateKind`` decides for it (`DelegateTypeTests`). Not tested: the foreign class, C++ reference type and Objective-C class
-/// wrapper kinds, which a Linux build cannot make; for those the values above are the runtime's.
+/// Tested by what ``_DelegateKind`` decides for each kind (`DelegateTypeTests`) and the refusals they lead to
+/// (`RefusalTests`); a Linux build cannot make the foreign class, C++ reference type and Objective-C class wrapper
+/// kinds, whose values are taken from the runtime's headers, untested.
 package enum _MetadataKind: UInt32 {
-    /// A Swift class.
     case `class` = 0
-    /// A struct: 0 | 0x200.
     case `struct` = 0x200
-    /// An enum: 1 | 0x200.
     case `enum` = 0x201
-    /// `Optional`: 2 | 0x200.
     case optional = 0x202
-    /// A foreign class, such as a Core Foundation class: 3 | 0x200.
-    case foreignClass = 0x203
-    /// A reference type imported from C++: 4 | 0x200.
-    case foreignReferenceType = 0x204
-    /// A builtin type of the standard library's implementation: 0 | 0x200 | 0x100.
-    case opaque = 0x300
-    /// A tuple: 1 | 0x200 | 0x100.
+    case foreignClass = 0x203  // such as a Core Foundation class
+    case foreignReferenceType = 0x204  // a reference type imported from C++
+    case opaque = 0x300  // a builtin type of the standard library's implementation
     case tuple = 0x301
-    /// A function type: 2 | 0x200 | 0x100.
     case function = 0x302
-    /// An existential (a protocol or a composition): 3 | 0x200 | 0x100.
-    case existential = 0x303
-    /// A metatype (`T.Type`): 4 | 0x200 | 0x100.
-    case metatype = 0x304
-    /// An Objective-C class, wrapped: 5 | 0x200 | 0x100.
+    case existential = 0x303  // a protocol or a composition
+    case metatype = 0x304  // `T.Type`
     case objCClassWrapper = 0x305
-    /// An existential metatype (`any P.Type`): 6 | 0x200 | 0x100.
-    case existentialMetatype = 0x306
-    /// An extended existential (a constrained protocol, such as `any Collection<Int>`): 7 | 0x200 | 0x100.
-    case extendedExistential = 0x307
+    case existentialMetatype = 0x306  // `any P.Type`
+    case extendedExistential = 0x307  // a constrained protocol, such as `any Collection<Int>`
 
     /// The kind of `type`'s metadata, or nil for a kind not listed.
     package init?(_ type: Any.Type) {

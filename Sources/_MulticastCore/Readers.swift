@@ -38,19 +38,16 @@ enum _Readers {
         unsafe _multicast_load_seq_cst(word) & ~collectBit == 0
     }
 
-    /// When the work that waits for a storage's readers is to be done, as ``collectNowOrByLastReader(_:)``
-    /// arranges it.
+    /// Who does the work that waits for a storage's readers: the caller, `now`, if no pass reads the storage; else
+    /// the last pass to leave it.
     @usableFromInline
     enum WhenToCollect {
-        /// No pass reads the storage: the caller does the work.
         case now
-        /// Passes read the storage: the last of them to leave does the work.
         case byLastReader
     }
 
-    /// Arranges for the work that waits for the storage's readers: to be done now by the caller, if no pass
-    /// reads it, else by the last pass to leave, for which it sets the flag. Call it with the lock held, once no
-    /// pass can enter the storage.
+    /// Arranges for the work that waits for the storage's readers (see ``WhenToCollect``), setting the flag for
+    /// the last pass to leave if passes read it. Call it with the lock held, once no pass can enter the storage.
     @inlinable
     @inline(always)
     static func collectNowOrByLastReader(_ word: UnsafeMutablePointer<Int>) -> WhenToCollect {

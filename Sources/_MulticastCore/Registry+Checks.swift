@@ -33,8 +33,7 @@ extension _Registry {
             previous <= newestRegistration, "a slot has registration \(previous), after the last, \(newestRegistration)"
         )
         check(vacancies == count - registered, "\(vacancies) vacancies counted, \(count - registered) found")
-        check(
-            index.count == registered, "the index lists \(index.count) slots, \(registered) are registered")
+        check(index.count == registered, "the index lists \(index.count) slots, \(registered) are registered")
         let pending = deferred.pending.sorted()
         check(pending == owning, "pending lists \(pending), the removed slots that own references are \(owning)")
         check(

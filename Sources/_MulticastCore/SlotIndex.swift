@@ -7,11 +7,9 @@
 /// address, and a lookup checks each slot it finds (see ``_Registry/find(_:owned:)``).
 ///
 /// An index is pointers and numbers only, so that code copies and calls it without retaining anything, in an
-/// unoptimized build too; its owner frees its buckets with ``deallocate()`` when it replaces it or goes.
-///
-/// Its one hazard is its lifetime: a copy must not be used once its owner has freed the buckets, which only
-/// ``deallocate()`` does, unsafe to call. Within that it is safe: every bucket it reads or writes is masked to its
-/// size.
+/// unoptimized build too. Its one hazard is its lifetime: a copy must not be used once its owner, replacing it or
+/// going, has freed the buckets with ``deallocate()``, unsafe to call. Within that it is safe: every bucket it
+/// reads or writes is masked to its size.
 @safe
 @usableFromInline
 struct _SlotIndex {
@@ -131,9 +129,8 @@ struct _SlotIndex {
         count += 1
     }
 
-    /// Adds the slot of every registration in `slots`; there must be room for them. Here, beside
-    /// ``insert(_:address:)``, so that an unoptimized build inlines the insertion into the loop (see "Writing
-    /// the call path" in CONTRIBUTING.md).
+    /// Adds the slot of every registration in `slots`; there must be room for them. Beside ``insert(_:address:)``,
+    /// so that an unoptimized build inlines it (see "Writing the call path" in CONTRIBUTING.md).
     mutating func insertRegistrations(of slots: _StorageHandle) {
         var slot = unsafe slots.base
         var position = 0

@@ -1,11 +1,7 @@
 import _MulticastShims
 
-// What the core offers diagnostics: the switch that tells every call and add whether to look, the clock and
-// thread state that traces use, and reads of the registry that name registrations. Diagnostics keep no state in
-// the core: the settings, the label and what is recorded of each registration are Multicast's
-// (Sources/Multicast/Diagnostics).
-
 /// The switch that keeps diagnostics free while they are off, and the clock and thread state that traces use.
+/// Diagnostics keep no other state in the core: their settings and records are Multicast's.
 ///
 /// Every call and add reads ``areOnAnywhere`` once: one relaxed load of a word of the shims that is nonzero
 /// while any multicast, or the process, has diagnostics on. Only then do they take the out-of-line paths that
