@@ -189,16 +189,25 @@ extension MulticastDelegate {
     public func registeredDelegates() -> [RegisteredDelegate] {
         // The reading begins before the pass, so that no record the pass may need is dropped before it is read.
         let reading = _NotesReading(_notes)
-        let delegates = _liveDelegates()
-        let records = reading.end(lookingUp: delegates.map(\.registration)).records
-        var registered: [RegisteredDelegate] = []
-        registered.reserveCapacity(delegates.count)
-        for (live, record) in zip(delegates, records) {
-            registered.append(
-                RegisteredDelegate(
-                    delegate: live.delegate, retention: live.retention, ownerType: live.ownerType, site: record?.site))
+        var delegates: [RegisteredDelegate] = []
+        var registrations: [Int64] = []
+        do {
+            var pass = unsafe _Pass(_core)
+            var keeper: AnyObject?
+            while let slot = unsafe pass.next(keeping: &keeper) {
+                let ownerType: (any AnyObject.Type)? =
+                    unsafe slot.holding == .owned ? type(of: slot.owner.takeUnretainedValue()) : nil
+                unsafe delegates.append(
+                    RegisteredDelegate(
+                        delegate: slot.copyOfDelegate(as: Delegate.self), retention: slot.isStrong ? .strong : .weak,
+                        ownerType: ownerType, site: nil))
+                unsafe registrations.append(slot.registration)
+            }
         }
-        return registered
+        return zip(delegates, reading.end(lookingUp: registrations).records).map { live, record in
+            RegisteredDelegate(
+                delegate: live.delegate, retention: live.retention, ownerType: live.ownerType, site: record?.site)
+        }
     }
 
     /// The registrations of this multicast that ended before the multicast ever called their delegate, oldest
@@ -232,31 +241,6 @@ extension MulticastDelegate {
             _ = reading.end(lookingUp: [], ended: dead.registrations)
         }
         return _notes.uncalled
-    }
-
-    /// The live delegates, in call order, each with its retention, its owner's class if it has one, and its
-    /// registration number: strong references, for the caller to let go of. One pass, as a call makes (see
-    /// ``call(_:)-rlcb``'s complexity); no delegate code runs during it.
-    func _liveDelegates() -> [_LiveDelegate] {
-        var delegates: [_LiveDelegate] = []
-        var pass = unsafe _Pass(_core)
-        var keeper: AnyObject?
-        while let slot = unsafe pass.next(keeping: &keeper) {
-            unsafe delegates.append(
-                _LiveDelegate(
-                    delegate: slot.copyOfDelegate(as: Delegate.self), retention: slot.isStrong ? .strong : .weak,
-                    ownerType: slot.holding == .owned ? type(of: slot.owner.takeUnretainedValue()) : nil,
-                    registration: slot.registration))
-        }
-        return delegates
-    }
-
-    /// A live delegate as a pass finds it (see ``_liveDelegates()``).
-    struct _LiveDelegate {
-        let delegate: Delegate
-        let retention: Retention
-        let ownerType: (any AnyObject.Type)?
-        let registration: Int64
     }
 }
 
