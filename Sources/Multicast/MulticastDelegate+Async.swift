@@ -1,10 +1,8 @@
 import _MulticastCore
 
 // The multicast's own members are synchronous. Async work goes through a view that names how the delegates are
-// scheduled: `inTurn`, one after another on the caller's actor, and `concurrently`, all at once in child tasks.
-// Both views have `call`, and `map` for answers, so a user who knows one family knows the other; and no async
-// member of the multicast itself competes with a synchronous one (in async code, Swift would pick an async `map`
-// for a key path, `map(\.title)`, and ask for an `await`).
+// scheduled, `inTurn` or `concurrently`, so that no async member competes with a synchronous one (in async code,
+// Swift would pick an async `map` for a key path, `map(\.title)`, and ask for an `await`).
 
 extension MulticastDelegate {
     /// The delegates called, or asked async questions, in turn: one after another, in the order they were added,
@@ -25,10 +23,8 @@ extension MulticastDelegate {
     }
 
     /// A view of a multicast whose members call the delegates, or ask them async questions, one after another on
-    /// the caller's actor; see ``MulticastDelegate/inTurn``.
-    ///
-    /// The view holds its multicast strongly, and nothing else: it is as cheap to make as a reference.
-    // Frozen, as `Registration` is: a view is its multicast and nothing else.
+    /// the caller's actor (see ``MulticastDelegate/inTurn``). It holds its multicast strongly, and nothing else.
+    // Frozen, as `Registration` is.
     @frozen
     public struct InTurn {
         @usableFromInline
@@ -49,19 +45,15 @@ extension MulticastDelegate {
         /// }
         /// ```
         ///
-        /// Each `body` finishes before the next one starts. The call follows the same rules as the synchronous
-        /// ``MulticastDelegate/call(_:)-rlcb``, across suspension points too: it visits the delegates registered
-        /// when it started, less those removed or deallocated before their turn, even while an earlier
-        /// delegate's body is suspended. The delegate whose body is running is kept alive until that body
-        /// returns. No lock is held while `body` runs or is suspended.
+        /// Each `body` finishes before the next one starts. The call follows the rules of the synchronous
+        /// ``MulticastDelegate/call(_:)-rlcb`` across suspension points too: it visits the delegates registered
+        /// when it started, less those removed or deallocated before their turn, and keeps the delegate whose
+        /// body is running alive until that body returns. No lock is held while `body` runs or is suspended.
         ///
-        /// The call and `body` are `nonisolated(nonsending)`: they run on the caller's actor (the main actor for
-        /// `@MainActor` code, the actor for an actor's method) and never send the delegates anywhere, so this
-        /// works for delegates that are not `Sendable`. For a `body` with no `await` in it, the synchronous
-        /// ``MulticastDelegate/call(_:)-rlcb`` does the same without suspending.
-        ///
-        /// The call does not check for cancellation itself; a `body` that should stop when the task is
-        /// cancelled can throw `CancellationError`, which ends the call.
+        /// The call and `body` are `nonisolated(nonsending)`: they run on the caller's actor and never send the
+        /// delegates anywhere, so the delegates need not be `Sendable`. For a `body` with no `await`, the
+        /// synchronous ``MulticastDelegate/call(_:)-rlcb`` does the same without suspending. The call does not
+        /// check for cancellation itself; a `body` can throw `CancellationError` to end it.
         ///
         /// - Parameter body: What to do with each delegate. If it throws, no further delegate is called and the
         ///   error is rethrown, with its type.
@@ -73,7 +65,6 @@ extension MulticastDelegate {
             _ body: nonisolated(nonsending) (Delegate) async throws(Failure) -> Void
         ) async throws(Failure) {
             defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
-            // Diagnostics: see Diagnostics/Tracing.swift.
             if _Diagnostics.areOnAnywhere, let start = _multicast._startTrace() {
                 _ = try await _multicast._inTurnTraced(.inTurnCall, start) {
                     delegate async throws(Failure) in
@@ -157,13 +148,6 @@ extension MulticastDelegate {
         /// Returns whether every delegate's async answer to `predicate` is true, asking them one after another, in
         /// the order they were added, on the caller's actor.
         ///
-        /// ```swift
-        /// @MainActor
-        /// func mayQuit() async -> Bool {
-        ///     await documents.inTurn.allSatisfy { await $0.mayClose() }  // stops at the first that refuses
-        /// }
-        /// ```
-        ///
         /// - Parameter predicate: A question for each delegate; no delegate after the first `false` is asked. If it
         ///   throws, no further delegate is asked and the error is rethrown, with its type.
         /// - Complexity: O(*n*) plus the questions.
@@ -183,7 +167,6 @@ extension MulticastDelegate {
             _ predicate: nonisolated(nonsending) (Delegate) async throws(Failure) -> Bool
         ) async throws(Failure) -> Delegate? {
             defer { extendLifetime(_multicast) }  // the pass holds the core unretained: keep it alive to its end
-            // Diagnostics: see Diagnostics/Tracing.swift.
             if _Diagnostics.areOnAnywhere, let start = _multicast._startTrace() {
                 return try await _multicast._inTurnTraced(operation(), start, predicate)
             }
@@ -236,10 +219,8 @@ extension MulticastDelegate where Delegate: Sendable {
     }
 
     /// A view of a multicast whose members call the delegates, or ask them async questions, all at once, each in
-    /// a child task; see ``MulticastDelegate/concurrently``.
-    ///
-    /// The view holds its multicast strongly, and nothing else: it is as cheap to make as a reference.
-    // Frozen, as `Registration` is: a view is its multicast and nothing else.
+    /// a child task (see ``MulticastDelegate/concurrently``). It holds its multicast strongly, and nothing else.
+    // Frozen, as `Registration` is.
     @frozen
     public struct Concurrently: Sendable {
         @usableFromInline
@@ -252,21 +233,14 @@ extension MulticastDelegate where Delegate: Sendable {
 
         /// Calls `body` with every delegate at once, each in a child task, and returns when all have finished.
         ///
-        /// ```swift
-        /// try await services.concurrently.call { try await $0.synchronize() }
-        /// ```
-        ///
         /// The call starts one child task for each delegate registered and alive when it starts, and holds each
-        /// delegate alive until its body returns: it lists them all before it starts the first task, so a body
-        /// that adds or removes delegates changes nothing for this call. A delegate added meanwhile is not
-        /// called.
+        /// delegate alive until its body returns. It lists them all before it starts the first task, so a body
+        /// that adds or removes delegates changes nothing for this call.
         ///
-        /// If a body throws, the other bodies' tasks are cancelled, the call waits for all of them to finish,
-        /// and then rethrows the first error thrown. If the calling task is cancelled, so are the bodies'
-        /// tasks: a body can check `Task.isCancelled` or call `try Task.checkCancellation()`.
-        ///
-        /// `Failure` is inferred from `body`: a body that throws nothing makes the call throw nothing, as with
-        /// `rethrows`.
+        /// If a body throws, the other bodies' tasks are cancelled, and the first error thrown is rethrown once
+        /// all have finished. If the calling task is cancelled, so are the bodies' tasks: a body can check
+        /// `Task.isCancelled` or call `try Task.checkCancellation()`. `Failure` is inferred from `body`: a body
+        /// that throws nothing makes the call throw nothing, as with `rethrows`.
         ///
         /// - Parameter body: What to do with each delegate.
         /// - Throws: The first error that a body threw, after every body has finished.
@@ -289,9 +263,7 @@ extension MulticastDelegate where Delegate: Sendable {
         /// let statuses = await providers.concurrently.map { await $0.status() }
         /// ```
         ///
-        /// The delegates and errors follow the rules of ``call(_:)``: one child task for each delegate
-        /// registered and alive when the call starts; if a transform throws, the others are cancelled and the
-        /// first error thrown is rethrown once all have finished.
+        /// The delegates, errors and cancellation follow the rules of ``call(_:)``.
         ///
         /// - Parameter transform: The question for each delegate.
         /// - Returns: The answers, in the order the delegates were added, whatever order they arrived in.
@@ -310,7 +282,6 @@ extension MulticastDelegate where Delegate: Sendable {
             _ operation: @autoclosure () -> MulticastTrace.Operation,
             _ transform: @Sendable (Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
-            // Diagnostics: see Diagnostics/Tracing.swift.
             if _Diagnostics.areOnAnywhere, let start = _multicast._startTrace() {
                 return try await _multicast._concurrentlyTraced(operation(), start, transform)
             }
@@ -328,12 +299,11 @@ extension MulticastDelegate where Delegate: Sendable {
         nonisolated(nonsending) func _map<Answer: Sendable, Failure: Error>(
             _ delegates: consuming [Delegate], _ transform: @Sendable (Int, Delegate) async throws(Failure) -> Answer
         ) async throws(Failure) -> [Answer] {
-            // The group cannot throw `Failure` itself (its errors are `any Error`), so each child task returns
-            // a `Result` and the first failure is thrown once the group has finished. `withoutActuallyEscaping`
-            // is sound here: the group does not return before every child task has finished. It is given a
-            // closure that returns a `Result` rather than `transform` itself, so that no generic code needs the
-            // runtime metadata of a typed-throws function type, which Apple platforms have only from macOS 15
-            // and iOS 18 on.
+            // The group's errors are `any Error`, so each child task returns a `Result`, and the first failure is
+            // thrown once the group has finished. `withoutActuallyEscaping` is sound: the group does not return
+            // before every child task has finished. It is given a closure that returns a `Result`, not `transform`,
+            // so that no generic code needs the metadata of a typed-throws function type, which Apple platforms
+            // have only from macOS 15 and iOS 18 on.
             let attempt = { @Sendable (index: Int, delegate: Delegate) async -> Result<Answer, Failure> in
                 do throws(Failure) {
                     return .success(try await transform(index, delegate))
@@ -371,8 +341,7 @@ extension MulticastDelegate where Delegate: Sendable {
     }
 }
 
-// The spellings from before the async members moved to the views, kept so that code written against them
-// compiles, with a warning whose fix-it names the new spelling.
+// The spellings from before the async members moved to the views, with a warning whose fix-it names the new one.
 extension MulticastDelegate {
     /// Deprecated: call the delegates in turn with ``inTurn``: `await multicast.inTurn.call { ... }`.
     @available(*, deprecated, renamed: "inTurn.call(_:)")
@@ -404,10 +373,9 @@ extension MulticastDelegate where Delegate: Sendable {
     }
 }
 
-// Async questions are asked through `inTurn`. These overloads, which no code can call, only turn what a user
-// writes first, `await multicast.allSatisfy { await $0.mayClose() }`, into an error that names the way. Swift
-// picks an unavailable overload only when nothing else fits, so a key path or a synchronous closure still finds
-// the synchronous member.
+// Overloads that no code can call: they turn what a user writes first, `await multicast.allSatisfy { await
+// $0.mayClose() }`, into an error that names `inTurn`. Swift picks an unavailable overload only when nothing else
+// fits, so a key path or a synchronous closure still finds the synchronous member.
 extension MulticastDelegate {
     /// Unavailable: ask async questions in turn, with ``inTurn``.
     @available(*, unavailable, message: "ask async questions in turn: `await multicast.inTurn.map { ... }`")

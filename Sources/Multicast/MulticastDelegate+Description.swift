@@ -1,6 +1,3 @@
-// What `print(events)`, `dump(events)` and `po events` show: the live delegates in call order, each with how
-// it is held and, for `debugPrint`, `dump` and `po`, where it was added if diagnostics recorded it.
-
 import _MulticastCore
 
 extension MulticastDelegate: CustomStringConvertible {

@@ -1,7 +1,3 @@
-// The events of a multicast as an asynchronous sequence, for `for await` code: a forwarder that the caller
-// writes turns delegate calls into elements of an `AsyncStream`, and the sequence keeps it registered while it
-// is iterated.
-
 extension MulticastDelegate {
     /// Returns the events that a forwarder receives from now on, as an asynchronous sequence.
     ///
@@ -28,15 +24,14 @@ extension MulticastDelegate {
     /// ### Lifetime
     ///
     /// The forwarder is added before `events` returns, so no event called after that is missed, even before
-    /// the iteration starts. The sequence keeps the forwarder alive, and the multicast holds it weakly, as it
-    /// holds every delegate added with ``add(_:file:line:)``. The forwarder is removed when the iteration ends: when
-    /// the forwarder finishes the continuation, when the iterating task is cancelled, or when the sequence and
-    /// its iterator are dropped (a `break` out of a `for await` loop); nothing else needs to remove it.
-    /// Removing the forwarder yourself, with ``remove(_:)`` or ``removeAll()``, stops its events but does not
-    /// end the sequence: the iteration waits until the forwarder finishes the continuation or the task is
-    /// cancelled. It is
-    /// removed and released where the sequence is iterated or dropped, so a forwarder that is not `Sendable`
-    /// never meets another thread. The sequence keeps the multicast alive too.
+    /// the iteration starts. The sequence keeps the forwarder and the multicast alive; the multicast holds the
+    /// forwarder weakly, as it holds every delegate added with ``add(_:file:line:)``. The forwarder is removed and
+    /// released where the sequence is iterated or dropped, when the iteration ends: when the forwarder finishes the
+    /// continuation, when the iterating task is cancelled, or when the sequence and its iterator are dropped (a
+    /// `break` out of a `for await` loop). So nothing else needs to remove it, and a forwarder that is not
+    /// `Sendable` never meets another thread. Removing it yourself, with ``remove(_:)`` or ``removeAll()``, stops
+    /// its events but does not end the sequence: the iteration waits until the forwarder finishes the continuation
+    /// or the task is cancelled.
     ///
     /// ### Buffering
     ///
@@ -48,16 +43,8 @@ extension MulticastDelegate {
     /// buffered have been read.
     ///
     /// Iterate the sequence once, from one task at a time, as an `AsyncStream`; to have the events twice,
-    /// call `events` twice, which adds two forwarders.
-    ///
-    /// ### The standard library's continuation
-    ///
-    /// The forwarder is given an `AsyncStream<Element>.Continuation`, and `bufferingPolicy` is that
-    /// continuation's `BufferingPolicy`, on purpose: they are the standard library's own types, part of the
-    /// Swift runtime's stable ABI, which a forwarder's author already knows from `AsyncStream` (`yield`, its
-    /// result, `finish`). This signature is part of the API that Multicast promises from 1.0 on. The
-    /// sequence itself is ``Events``, a type of ours that wraps the stream, so that its iterator, which
-    /// removes the forwarder when the iteration ends, is ours as well.
+    /// call `events` twice, which adds two forwarders. The continuation and its `BufferingPolicy` are the standard
+    /// library's own, on purpose (see <doc:EventStreams>).
     ///
     /// - Parameters:
     ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
@@ -139,9 +126,7 @@ extension MulticastDelegate {
                 return element
             }
 
-            /// Returns the next event, waiting for it on `actor`, the caller's, if none is buffered; nil once
-            /// the sequence has ended: when the forwarder has finished the continuation, or the iterating task
-            /// is cancelled. Removing the forwarder from the multicast does not end it.
+            /// Returns the next event as ``next()`` does, waiting for it on `actor`, the caller's.
             ///
             /// - Parameter actor: The actor of the caller, which `for await` passes.
             @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -160,12 +145,6 @@ extension MulticastDelegate.Registration {
     /// Returns the events that a forwarder receives from now on, as an asynchronous sequence, as
     /// ``MulticastDelegate/events(of:bufferingPolicy:_:)`` does: a module that may only subscribe to a
     /// multicast's events may loop over them too.
-    ///
-    /// ```swift
-    /// for await tag in tabBar.observers.events(bufferingPolicy: .unbounded, SelectedTags.init) {
-    ///     print("selected", tag)
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.

@@ -1,6 +1,5 @@
-// What a mistake that can never work stops with: a message that says what happened and what to do. Each one
-// is checked by its message in RefusalTests, in a child process that stops before it writes its coverage, so
-// CI's coverage figure leaves this file out.
+// What a mistake that can never work stops with: a message that says what happened and what to do. RefusalTests
+// checks each in a child process, which stops before it writes its coverage: CI's coverage leaves this file out.
 
 import _MulticastCore
 

@@ -24,9 +24,8 @@ extension MulticastDelegate {
     ///
     /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:file:line:)`` holds a delegate
     /// weakly, and every member may be used from any thread. It is `Sendable` when the multicast is.
-    // Frozen: a view is its multicast and nothing else, and its members, inlined into the caller, read that one
-    // property. So a client built against Multicast as a binary framework holds a view as the reference it is,
-    // with no indirection, and the view's inlinable initializer may set its property.
+    // Frozen: a view is its multicast and nothing else, which its inlined members read; so a client built against
+    // Multicast as a binary framework holds a view as the reference it is, and its inlinable init may set it.
     @frozen
     public struct Registration {
         @usableFromInline
@@ -142,11 +141,7 @@ extension MulticastDelegate {
     }
 
     /// A view of this multicast that adds, removes and looks for delegates, and nothing else: what a module can
-    /// publish so that others subscribe to its events without being able to send them.
-    ///
-    /// ```swift
-    /// public var observers: MulticastDelegate<any TabBarDelegate>.Registration { delegates.registration }
-    /// ```
+    /// publish so that others subscribe to its events without being able to send them (see ``Registration``).
     @inlinable
     public var registration: Registration {
         Registration(self)

@@ -16,16 +16,10 @@ extension MulticastDelegate: Sequence {
     /// An iterator holds the delegates it has yet to visit alive only while it returns them: it yields each
     /// one as a strong reference and keeps no other.
     ///
-    /// ### What the multicast's own members do differently
-    ///
-    /// - **Cost.** ``MulticastDelegate/call(_:)-rlcb``, ``MulticastDelegate/first(where:)``,
-    ///   ``MulticastDelegate/contains(where:)`` and ``MulticastDelegate/allSatisfy(_:)`` are the multicast's own,
-    ///   and allocate nothing. The members that `Sequence` brings (`forEach`, `map`, `reduce`, `filter`, ...)
-    ///   go through ``MulticastDelegate/makeIterator()``, which allocates one small object, and `map` and
-    ///   `filter` allocate their arrays too: send an event with `call`, not `forEach`.
-    /// - **`contains`.** ``MulticastDelegate/contains(_:)`` asks by identity. Generic code that takes the
-    ///   multicast as a `Sequence` does not reach it: there `contains(_:)` is the standard library's, which needs
-    ///   `Equatable` delegates and compares them with `==`, one after another.
+    /// ``MulticastDelegate/first(where:)``, ``MulticastDelegate/contains(where:)`` and
+    /// ``MulticastDelegate/allSatisfy(_:)`` are the multicast's own, and allocate nothing, as `call` does. The
+    /// members that `Sequence` brings (`forEach`, `map`, `reduce`, ...) make an iterator, which allocates one small
+    /// object: send an event with `call`, not `forEach`.
     // Frozen: the iterator is its reader and nothing else, which `next()`, inlined into the caller, reads; a
     // client built against Multicast as a binary framework holds it as the reference it is.
     @frozen
@@ -95,10 +89,6 @@ extension MulticastDelegate: Sequence {
     }
 
     /// Returns whether every delegate satisfies `predicate`, asking them in the order they were added.
-    ///
-    /// ```swift
-    /// let mayClose = editors.allSatisfy { $0.shouldClose(document) }
-    /// ```
     ///
     /// - Parameter predicate: A question for each delegate; no delegate after the first `false` is asked.
     /// - Complexity: O(*n*).
