@@ -1,8 +1,6 @@
-// Diagnostics: where each delegate was added, a trace of every call, slow delegates, and who is still registered.
-// Off by default, and free while off: a call and an add each read one word, which is nonzero only while some
-// multicast or the process has diagnostics on (`_Diagnostics` in the core), and take the paths of this folder only
-// then. What a multicast keeps for them is in Notes.swift; how a call is traced, in Tracing.swift; how traces and
-// sites read as text, in MulticastTrace+Description.swift.
+// Diagnostics: where each delegate was added, a trace of every call, slow delegates, and who is still registered;
+// free while off (see `_Diagnostics` in the core). What a multicast keeps for them is in Notes.swift; how a call is
+// traced, in Tracing.swift; how traces and sites read as text, in MulticastTrace+Description.swift.
 
 import _MulticastCore
 
@@ -10,8 +8,7 @@ import _MulticastCore
 ///
 /// A multicast records the site of each `add` while diagnostics are on for it or for the process (see
 /// ``MulticastDiagnostics``); traces, ``MulticastDelegate/registeredDelegates()`` and `debugPrint` show it.
-/// (Named for the registration it marks, as ``MulticastDelegate/registeredDelegates()`` lists them: a
-/// `SourceLocation` would clash with Swift Testing's in a test file that imports both.)
+// Not `SourceLocation`, which would clash with Swift Testing's in a test file that imports both.
 public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
     let _fileID: StaticString
     let _line: UInt
@@ -59,11 +56,9 @@ public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
 /// })
 /// ```
 ///
-/// Diagnostics are off by default, and free while off: with no settings on any multicast or the process, a
-/// call and an add each read one word more than they would without diagnostics, and record nothing. While
-/// some multicast has settings, each call and add of the others also looks up whether settings apply to it,
-/// under the lock of its diagnostics and the process-wide settings' lock, and then runs as it would without
-/// diagnostics.
+/// Diagnostics are off by default: then a call and an add each read one word more, and record nothing. While some
+/// multicast has settings, each call and add of the others also looks up, under the locks of its diagnostics and
+/// of the process-wide settings, whether settings apply to it (see <doc:DiagnosingAMulticast> for the costs).
 ///
 /// While settings apply to a multicast, from its own ``MulticastDelegate/diagnostics`` or else from
 /// ``processWide``:
@@ -76,11 +71,8 @@ public struct RegistrationSite: Sendable, Hashable, CustomStringConvertible {
 ///   notes which delegates it reached (``recordingSites``).
 ///
 /// The handlers run on the thread that made the call, after the call, with no lock held: they may use any
-/// multicast, this one included. A call made from inside a handler is not traced, so that a handler that calls
-/// a multicast does not trace itself without end. A traced call allocates its trace.
-///
-/// Durations are in nanoseconds of a monotonic clock, so that diagnostics work on every platform the package
-/// supports: Swift's `Duration` needs macOS 13, iOS 16, tvOS 16 and watchOS 9.
+/// multicast, this one included. A call made from inside a handler is not traced. A traced call allocates its
+/// trace. Durations are nanoseconds of a monotonic clock (Swift's `Duration` needs macOS 13 and iOS 16).
 public struct MulticastDiagnostics: Sendable {
     /// Given each traced call's ``MulticastTrace`` once the call has ended; nil for none.
     public var traceHandler: (@Sendable (MulticastTrace) -> Void)?
@@ -121,12 +113,6 @@ public struct MulticastDiagnostics: Sendable {
     }
 
     /// The settings for every multicast that has none of its own; nil, the default, for none.
-    ///
-    /// Observing every call of every multicast, as a `NotificationCenter` observer of every name does:
-    ///
-    /// ```swift
-    /// MulticastDiagnostics.processWide = .printing
-    /// ```
     ///
     /// It may be set and read from any thread. A call that starts after the setting, in the order that the
     /// thread's own code or any synchronization gives, sees it.
@@ -178,10 +164,6 @@ extension MulticastDelegate {
     ///     print(registered.delegate, registered.site.map { "added at \($0)" } ?? "")  // kept until removed
     /// }
     /// ```
-    ///
-    /// A delegate held ``Retention/strong`` with no ``RegisteredDelegate/ownerType`` is kept until it is removed; one
-    /// with an owner type is kept while its owner lives, and released once the owner is gone. A site is known for the
-    /// delegates added while diagnostics were on for this multicast or the process.
     ///
     /// - Returns: A snapshot that holds every delegate in it strongly: let go of it when done.
     /// - Complexity: O(*n*): one pass, and the lock of the multicast's diagnostics twice, around the pass, to read
@@ -258,11 +240,8 @@ struct _DeadRegistrations: _PassObserver {
 /// it was added.
 ///
 /// A trace names those its call found gone (``MulticastTrace/endedBeforeTheirFirstCall``), and
-/// ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()`` lists them. Its `description` is a few words:
-/// `MessageLogger (weak, Logging.swift:12)`, or `Subscription (owned by Store, Store.swift:113)`.
-// Named for what it is to the user: a registration that was never called, as `RegistrationSite` is named for the
-// registration it marks. The members are named as `MulticastTrace.Turn`'s, so that code that reads a turn reads
-// one of these the same way.
+/// ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()`` lists them.
+// Its members are named as `MulticastTrace.Turn`'s, so that code reads one as it reads a turn.
 public struct UncalledRegistration: Sendable, CustomStringConvertible {
     /// The delegate's class.
     public let delegateType: any AnyObject.Type
@@ -375,13 +354,9 @@ public struct MulticastTrace: Sendable {
     /// The turns, in the order the delegates were called (for a concurrent call, the order they were added in).
     public let turns: [Turn]
 
-    /// The registrations found ended before their first call that no earlier trace named: each weak delegate, and
-    /// each owner of an owned delegate, that was deallocated before the multicast ever called the delegate, whether
-    /// this call found it gone or something before it did (an untraced call, an iteration, `count`, an add's search)
-    /// since the last trace. Empty but for registrations made while settings applied, with diagnostics applied to
-    /// every call since (see ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()``).
-    // The subject is the registrations, as in `turns`; "ended" is the word the library uses for a registration's
-    // end (`Retention`, `add(_:ownedBy:)`), whether its weak delegate or its owner died.
+    /// The registrations found ended before their first call that no earlier trace named, whether this call found
+    /// them gone or something before it did since the last trace (an untraced call, an iteration, `count`, an add's
+    /// search): those that ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()`` lists, on its conditions.
     public let endedBeforeTheirFirstCall: [UncalledRegistration]
 
     /// How long the call took, in nanoseconds, from its start to its end, its turns included.

@@ -1,15 +1,8 @@
-// Instruments: each traced call an interval of `OSSignposter`, on Apple's platforms.
-//
-// The traced path begins an interval as a call starts and ends it as the call ends, before the handlers run
-// (MulticastDelegate+Diagnostics.swift: `_TraceRecorder.interval`). The `os` branches are type-checked for every
-// Apple platform by Scripts/check-apple-platforms.sh, against a stand-in that declares the few `os` APIs used
-// here (Tests/PlatformChecks/os); nothing in this repository builds them against Apple's SDK or runs them.
-//
-// The shape of the API: the signposts are a value of their own, `MulticastSignposts`, in the settings
-// (`MulticastDiagnostics.signposts`), rather than a flag, so that the subsystem and category travel with the
-// settings and the `OSSignposter` is made once, with the value, not per call; they exist on every platform, so a
-// client's settings need no `#if`, and record nothing where there is no `os`. `.signposting` is the ready-made
-// setting, as `.printing` is for the trace.
+// Instruments: each traced call an interval of `OSSignposter`, on Apple's platforms. The signposts are a value in
+// the settings, not a flag, so that the subsystem and category travel with them and the `OSSignposter` is made
+// once; they exist on every platform, so that a client's settings need no `#if`. The `os` branches are type-checked
+// by Scripts/check-apple-platforms.sh against a stand-in for the few `os` APIs used here (Tests/PlatformChecks/os);
+// nothing in this repository builds them against Apple's SDK or runs them.
 
 #if canImport(os)
 import os
@@ -23,14 +16,12 @@ import os
 /// ```
 ///
 /// While settings with signposts apply to a multicast (``MulticastDiagnostics/signposts``), each of its traced
-/// calls is an interval named `call`, from its start to its end, whose message is the multicast's label and the
-/// operation: `messages call`. A multicast without a label (see ``MulticastDelegate/init(label:)``) is
-/// `MulticastDelegate`. Instruments shows the intervals in its os_signpost instrument, under the subsystem and
-/// category; a call made while Instruments does not record them checks that, and records nothing.
-///
-/// The intervals come from `OSSignposter`, which every Apple platform the package supports has. Where there is
-/// no `os` module (Linux, Windows, Android, WebAssembly), signposts record nothing and the other settings still
-/// apply.
+/// calls is an interval named `call`, from its start to its end, whose message is the multicast's label (or
+/// `MulticastDelegate`, without one) and the operation: `messages call`. Instruments shows the intervals in its
+/// os_signpost instrument, under the subsystem and category; a call made while Instruments does not record them
+/// records nothing. The intervals come from `OSSignposter`, which every Apple platform the package supports has;
+/// where there is no `os` module (Linux, Windows, Android, WebAssembly), signposts record nothing, and the other
+/// settings still apply.
 public struct MulticastSignposts: Sendable {
     /// The subsystem of the signposts, as Instruments filters them: by convention, the app's bundle identifier.
     public let subsystem: String
@@ -93,13 +84,9 @@ struct _SignpostInterval {
     private let signposter: _Signposter
     private let state: AnyObject
 
-    /// Begins the interval of a call of `operation` on the multicast `label` names, or returns nil if the
-    /// settings have no signposts, the platform has no `OSSignposter`, or Instruments is not recording them.
-    ///
-    /// - Parameters:
-    ///   - signposts: The settings' signposts.
-    ///   - operation: What the call does.
-    ///   - label: The multicast's label; read only if the interval is recorded.
+    /// Begins the interval of a call of `operation` on the multicast `label` names (read only if the interval is
+    /// recorded), or returns nil if `signposts` is nil, the platform has no `OSSignposter`, or Instruments is not
+    /// recording them.
     init?(_ signposts: MulticastSignposts?, operation: MulticastTrace.Operation, label: @autoclosure () -> String?) {
         guard let signposter = signposts?._signposter,
             let state = signposter.begin({ "\(label() ?? "MulticastDelegate") \(operation)" })

@@ -61,10 +61,9 @@ extension MulticastDiagnostics {
     /// MulticastDiagnostics.processWide = .recordingSites  // at launch, in a debug build
     /// ```
     ///
-    /// Settings with no ``traceHandler``, no ``slowTurnHandler`` and no ``signposts`` trace no call, and these are
-    /// such settings: an add stores its site, and a call, as it ends, notes which delegates it reached, under the
-    /// lock of the multicast's diagnostics, so that a later trace can name a registration that ended before its
-    /// first call (see ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()``).
+    /// An add stores its site; a call, as it ends, notes which delegates it reached, under the lock of the
+    /// multicast's diagnostics, so that a later trace can name a registration that ended before its first call (see
+    /// ``MulticastDelegate/registrationsEndedBeforeTheirFirstCall()``).
     public static var recordingSites: MulticastDiagnostics {
         MulticastDiagnostics()
     }

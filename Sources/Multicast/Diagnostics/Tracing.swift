@@ -1,9 +1,7 @@
 // How a call is watched and traced. The call loops tell an observer of each delegate's turn: an untraced call's,
 // `_Untraced`, does nothing and is inlined away, in an unoptimized build too; a watched call's, `_TraceRecorder`,
-// notes which registrations it called and, if the settings trace calls, times and records each turn. So a watched
-// call runs the loop of an untraced one; once its pass has ended, and the delegates it held are let go of, the
-// recorder gives the trace to the handlers. The members of the multicast and of its views gain only the branch that
-// leads here (see `_startTrace`).
+// notes which registrations it called and, if the settings trace calls, times each turn. So a watched call runs the
+// loop of an untraced one, and the members of the multicast and its views gain only the branch to `_startTrace`.
 
 import _MulticastCore
 
@@ -91,8 +89,7 @@ struct _TraceRecorder: ~Copyable, _TurnObserver {
         turns.append(
             Turn(
                 registration: lastCalled, delegateType: type(of: object), delegateID: ObjectIdentifier(object),
-                strong: unsafe slot.isStrong,
-                ownerType: ownerType, started: 0, ended: 0))
+                strong: unsafe slot.isStrong, ownerType: ownerType, started: 0, ended: 0))
         turns[turns.count - 1].started = _Diagnostics.now  // last, so that the turn's time is the body's
     }
 
