@@ -84,10 +84,7 @@ extension MulticastDelegate {
         /// actor, and returns the answers in that order.
         ///
         /// ```swift
-        /// @MainActor
-        /// func titles() async -> [String] {
-        ///     await editors.inTurn.map { await $0.title() }  // each on the main actor, in order
-        /// }
+        /// let titles = await editors.inTurn.map { await $0.title() }  // each on the caller's actor, in order
         /// ```
         ///
         /// - Parameter transform: The question for each delegate. If it throws, no further delegate is asked and
@@ -256,11 +253,7 @@ extension MulticastDelegate where Delegate: Sendable {
         /// delegates were added.
         ///
         /// ```swift
-        /// protocol StatusProvider: AnyObject, Sendable {
-        ///     func status() async -> String
-        /// }
-        ///
-        /// let statuses = await providers.concurrently.map { await $0.status() }
+        /// let statuses = await providers.concurrently.map { await $0.status() }  // [String], in the order added
         /// ```
         ///
         /// The delegates, errors and cancellation follow the rules of ``call(_:)``.

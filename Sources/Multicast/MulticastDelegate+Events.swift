@@ -35,16 +35,12 @@ extension MulticastDelegate {
     ///
     /// ### Buffering
     ///
-    /// Events called while no one awaits the next element wait in a buffer, as `bufferingPolicy` says:
-    /// `.unbounded` keeps every one; `.bufferingOldest(n)` keeps the first `n` and drops later events while
-    /// the buffer is full; `.bufferingNewest(n)` keeps the last `n`, dropping the oldest. Nothing is dropped
-    /// unless the policy says so, and then the forwarder can tell: `continuation.yield(_:)` returns
-    /// `.dropped(element)`. Cancelling the iterating task ends the sequence once the events already
-    /// buffered have been read.
-    ///
-    /// Iterate the sequence once, from one task at a time, as an `AsyncStream`; to have the events twice,
-    /// call `events` twice, which adds two forwarders. The continuation and its `BufferingPolicy` are the standard
-    /// library's own, on purpose (see <doc:EventStreams>).
+    /// Events called while no one awaits the next element wait in a buffer, as `bufferingPolicy`, the standard
+    /// library's `AsyncStream` policy, says. Nothing is dropped unless the policy says so, and then the forwarder
+    /// can tell: `continuation.yield(_:)` returns `.dropped(element)`. Cancelling the iterating task ends the
+    /// sequence once the events already buffered have been read. Iterate the sequence once, from one task at a
+    /// time, as an `AsyncStream`; to have the events twice, call `events` twice, which adds two forwarders (see
+    /// <doc:EventStreams>).
     ///
     /// - Parameters:
     ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
@@ -119,10 +115,8 @@ extension MulticastDelegate {
             /// when the forwarder has finished the continuation, or the iterating task is cancelled. Removing
             /// the forwarder from the multicast does not end it.
             public mutating func next() async -> Element? {
-                guard let element = await base.next() else {
-                    subscription.end()
-                    return nil
-                }
+                let element = await base.next()
+                if element == nil { subscription.end() }
                 return element
             }
 
@@ -131,10 +125,8 @@ extension MulticastDelegate {
             /// - Parameter actor: The actor of the caller, which `for await` passes.
             @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
             public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
-                guard let element = await base.next(isolation: actor) else {
-                    subscription.end()
-                    return nil
-                }
+                let element = await base.next(isolation: actor)
+                if element == nil { subscription.end() }
                 return element
             }
         }

@@ -22,8 +22,8 @@ extension MulticastDelegate {
     /// tabBar.observers.add(screen)
     /// ```
     ///
-    /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:file:line:)`` holds a delegate
-    /// weakly, and every member may be used from any thread. It is `Sendable` when the multicast is.
+    /// A registration keeps its multicast alive, and behaves as the multicast does: ``add(_:file:line:)`` holds a
+    /// delegate weakly, and every member may be used from any thread. It is `Sendable` when the multicast is.
     // Frozen: a view is its multicast and nothing else, which its inlined members read; so a client built against
     // Multicast as a binary framework holds a view as the reference it is, and its inlinable init may set it.
     @frozen
@@ -36,7 +36,7 @@ extension MulticastDelegate {
             _multicast = multicast
         }
 
-        /// Adds a delegate, held weakly, after those already registered, as ``MulticastDelegate/add(_:file:line:)`` does.
+        /// Adds a delegate, held weakly, after those registered, as ``MulticastDelegate/add(_:file:line:)`` does.
         ///
         /// - Parameters:
         ///   - delegate: A class instance. If it is already registered weakly, nothing changes.
