@@ -23,39 +23,18 @@ cd "$(dirname "$0")/.."
 
 fail() { echo "error: $*" >&2; exit 1; }
 
-# Plants a bogus link in the scratch copy: $1 names it, $2 is the file, $3 a Perl substitution that must change it,
-# $4 the link the check must name. Fails unless the links' check fails, naming it.
-plant() {
-    local name="$1" file="$2" substitution="$3" expected="$4"
-    cp "$file" "$scratch/$file"
-    perl -0pi -e "$substitution" "$scratch/$file"
-    cmp -s "$file" "$scratch/$file" && fail "the planted link ($name) no longer applies to $file: change it in $0"
-    if python3 Scripts/doc-links.py "$scratch" >"$scratch/links.log" 2>&1; then
-        cat "$scratch/links.log"
-        fail "the links' check did not fail with the planted link ($name)"
-    fi
-    grep -qF -- "$expected" "$scratch/links.log" || {
-        cat "$scratch/links.log"
-        fail "the links' check failed with the planted link ($name), but did not name $expected"
-    }
-    cp "$file" "$scratch/$file"
-    echo "planted link ($name): the check fails:"
-    grep -F -- "$expected" "$scratch/links.log" | sed 's/^/    /'
-}
+source Scripts/plant-in-copy.sh
 
 self_test() {
-    scratch="$(mktemp -d)"   # a copy of the sources that plant() changes; the trap reads it as the script exits
-    trap 'rm -rf "$scratch"' EXIT
-    mkdir "$scratch/Sources"
-    cp -R Sources/Multicast Sources/_MulticastCore "$scratch/Sources/"
-    python3 Scripts/doc-links.py "$scratch" >/dev/null || fail "the links' check fails without a planted link"
-    plant "a renamed method" Sources/_MulticastCore/Gate.swift \
+    local check=Scripts/doc-links.py
+    copy_for_planting "$check" Sources/Multicast Sources/_MulticastCore
+    plant "$check" "a renamed method" Sources/_MulticastCore/Gate.swift \
         's{``_Registry/closeGate\(\)``}{``_Registry/closeTheGate()``}' '``_Registry/closeTheGate()``'
-    plant "a wrong argument label" Sources/_MulticastCore/Slot.swift \
+    plant "$check" "a wrong argument label" Sources/_MulticastCore/Slot.swift \
         's{``_Readers/isUnread\(_:\)``}{``_Readers/isUnread(of:)``}' '``_Readers/isUnread(of:)``'
-    plant "a member of another type" Sources/_MulticastCore/Registry.swift \
+    plant "$check" "a member of another type" Sources/_MulticastCore/Registry.swift \
         's{``_Slot/markEnded\(\)``}{``_Pass/markEnded()``}' '``_Pass/markEnded()``'
-    plant "a property linked as a method" Sources/_MulticastCore/Registry.swift \
+    plant "$check" "a property linked as a method" Sources/_MulticastCore/Registry.swift \
         's{``_OwnerPin/isAvailable``}{``_OwnerPin/isAvailable-swift.method``}' '``_OwnerPin/isAvailable-swift.method``'
     echo "self-test: the links' check names each planted link"
 }

@@ -70,44 +70,18 @@ started=$SECONDS
 step() { printf '\n=== %s (at %d s)\n' "$*" $((SECONDS - started)); }
 fail() { echo "error: $*" >&2; exit 1; }
 
-# What the table's check reads, copied for the self-test.
-table_inputs=(Verification Sources/_MulticastCore Sources/Multicast Sources/_MulticastShims)
-
-# Plants a break in the scratch copy: $1 names it, $2 is the file, $3 a Perl substitution that must change it, $4
-# what the check's output must name. Fails unless the table's check fails, naming it.
-plant() {
-    local name="$1" file="$2" substitution="$3" expected="$4"
-    cp "$file" "$scratch/$file"
-    perl -0pi -e "$substitution" "$scratch/$file"
-    cmp -s "$file" "$scratch/$file" && fail "the planted break ($name) no longer applies to $file: change it in $0"
-    if python3 Scripts/model-table.py "$scratch" >"$scratch/table.log" 2>&1; then
-        cat "$scratch/table.log"
-        fail "the table's check did not fail with the planted break ($name)"
-    fi
-    grep -qF -- "$expected" "$scratch/table.log" || {
-        cat "$scratch/table.log"
-        fail "the table's check failed with the planted break ($name), but did not name $expected"
-    }
-    cp "$file" "$scratch/$file"
-    echo "planted break ($name): the check fails:"
-    grep -F -- "$expected" "$scratch/table.log" | sed 's/^/    /'
-}
+source Scripts/plant-in-copy.sh
 
 self_test() {
-    scratch="$(mktemp -d)"   # a copy of what the check reads, which plant() changes; the trap reads it at exit
-    trap 'rm -rf "$scratch"' EXIT
-    for input in "${table_inputs[@]}"; do
-        mkdir -p "$scratch/$(dirname "$input")"
-        cp -R "$input" "$scratch/$input"
-    done
-    python3 Scripts/model-table.py "$scratch" >/dev/null || fail "the table's check fails without a planted break"
-    plant "a renamed method of the core" Sources/_MulticastCore/Core.swift \
+    local check=Scripts/model-table.py
+    copy_for_planting "$check" Verification Sources/_MulticastCore Sources/Multicast Sources/_MulticastShims
+    plant "$check" "a renamed method of the core" Sources/_MulticastCore/Core.swift \
         's/(\n    func )enterPass\(\)/$1enterPassAtTheGate()/' '`_Core.enterPass()`'
-    plant "a changed argument label" Sources/_MulticastCore/Readers.swift \
+    plant "$check" "a changed argument label" Sources/_MulticastCore/Readers.swift \
         's/(static func isUnread\()_ word/$1in word/' '`_Readers.isUnread(_:)`'
-    plant "a renamed property" Sources/_MulticastCore/Slot.swift \
+    plant "$check" "a renamed property" Sources/_MulticastCore/Slot.swift \
         's/(\n    var )liveness(: _Liveness)/$1state$2/' '`_Slot.liveness`'
-    plant "a renamed inline of the model" Verification/Multicast.pml \
+    plant "$check" "a renamed inline of the model" Verification/Multicast.pml \
         's/\ninline Registry_find\(/\ninline Registry_lookUp(/' '`Registry_find`'
     echo "self-test: the table's check names each planted break ($((SECONDS - started)) s)"
 }
