@@ -38,10 +38,8 @@ import Musl
     @Test(arguments: Tracing.allCases)
     func callFromTheMainActorRunsTheDelegatesOnTheMainActorBeforeItReturns(_ tracing: Tracing) {
         let placements = Placements()
-        let screens = MulticastDelegate<any MainActorProbe>()
-        let delegates = [MainScreen(placements), MainScreen(placements)]
-        defer { extendLifetime(delegates) }
-        for delegate in delegates { screens.add(delegate) }
+        let (screens, onScreen) = MainScreen.two(in: placements)
+        defer { extendLifetime(onScreen) }
         let thread = ThreadID.current
         tracing.apply(to: screens, handlerAt: [.mainActor, .thread(thread)], placements)
 
@@ -137,10 +135,8 @@ import Musl
     func inTurnFromAnActorRunsOnTheActor(_ member: InTurnMember, _ tracing: Tracing) async {
         let placements = Placements()
         let island = Island()
-        let screens = MulticastDelegate<any MainActorProbe>()
-        let onScreen = [MainScreen(placements), MainScreen(placements)]
+        let (screens, onScreen) = MainScreen.two(in: placements)
         defer { extendLifetime(onScreen) }
-        for screen in onScreen { screens.add(screen) }
 
         await island.askInTurn(member, screens: screens, tracing: tracing, placements: placements)
 
@@ -157,10 +153,8 @@ import Musl
     @MainActor
     @Test func inTurnCallKeepsTheMainActorAcrossAConcurrentHop() async {
         let placements = Placements()
-        let screens = MulticastDelegate<any MainActorProbe>()
-        let delegates = [MainScreen(placements), MainScreen(placements)]
-        defer { extendLifetime(delegates) }
-        for delegate in delegates { screens.add(delegate) }
+        let (screens, onScreen) = MainScreen.two(in: placements)
+        defer { extendLifetime(onScreen) }
         let hop: @concurrent () async -> Void = { await Task.yield() }
 
         var turns = 0  // main-actor state, changed by the bodies without `await`
@@ -189,10 +183,8 @@ import Musl
     func concurrentlyFromAnActorRunsTheBodiesOffTheActor(_ member: ConcurrentlyMember, _ tracing: Tracing) async {
         let placements = Placements()
         let island = Island()
-        let screens = MulticastDelegate<any MainActorProbe>()
-        let onScreen = [MainScreen(placements), MainScreen(placements)]
+        let (screens, onScreen) = MainScreen.two(in: placements)
         defer { extendLifetime(onScreen) }
-        for screen in onScreen { screens.add(screen) }
 
         await island.askConcurrently(member, screens: screens, tracing: tracing, placements: placements)
 
@@ -403,6 +395,14 @@ final class MainScreen: MainActorProbe {
 
     init(_ placements: Placements) {
         self.placements = placements
+    }
+
+    /// Two screens that check into `placements`, added weakly to a new multicast: keep them alive while it is called.
+    static func two(in placements: Placements) -> (MulticastDelegate<any MainActorProbe>, [MainScreen]) {
+        let multicast = MulticastDelegate<any MainActorProbe>()
+        let screens = [MainScreen(placements), MainScreen(placements)]
+        for screen in screens { multicast.add(screen) }
+        return (multicast, screens)
     }
 
     func hear() {
