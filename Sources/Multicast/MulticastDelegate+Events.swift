@@ -62,12 +62,53 @@ extension MulticastDelegate {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         let forwarder = makeForwarder(continuation)
         if !add(forwarder, file: file, line: line) { Self._refuseRegisteredForwarder(forwarder) }
-        return Events(_EventsSubscription(multicast: self, forwarder: forwarder, stream: stream))
+        return Events(_EventsSubscription(multicast: self, forwarder: forwarder, stream: stream, dropped: nil))
+    }
+
+    /// Returns the events that a forwarder receives from now on, as an asynchronous sequence whose consumer learns
+    /// how many events the buffering policy dropped: the forwarder yields to an ``EventContinuation``, and the loop
+    /// asks ``Events/takeDroppedCount()``.
+    ///
+    /// ```swift
+    /// let messages = chat.events(bufferingPolicy: .bufferingNewest(50), Messages.init)
+    /// for await message in messages {
+    ///     if messages.takeDroppedCount() > 0 { await reloadHistory() }  // fell behind: the gap is refilled
+    ///     show(message)
+    /// }
+    /// ```
+    ///
+    /// Everything else is as for the forwarder given the standard library's continuation: see
+    /// ``events(of:bufferingPolicy:_:)``.
+    ///
+    /// - Parameters:
+    ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
+    ///   - bufferingPolicy: How many events may wait for the consumer, and which are dropped beyond that.
+    ///   - file: Where the forwarder is added, which diagnostics record; leave the default, the caller's file.
+    ///   - line: Where the forwarder is added, which diagnostics record; leave the default, the caller's line.
+    ///   - makeForwarder: Makes the forwarder: a new class instance that yields to the continuation it is
+    ///     given. It is called once, before `events` returns.
+    /// - Returns: The events, in the order the forwarder yielded them.
+    /// - Precondition: The forwarder is a class instance that is not registered yet.
+    /// - Complexity: Amortized O(1), as ``add(_:file:line:)``; a yield costs what the standard library's does, and
+    ///   a drop one lock more.
+    @_disfavoredOverload  // where a closure could make either forwarder, the standard library's continuation, as before
+    public func events<Element>(
+        of elementType: Element.Type = Element.self,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ makeForwarder: (EventContinuation<Element>) -> Delegate
+    ) -> Events<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
+        let dropped = _DroppedEvents()
+        let forwarder = makeForwarder(EventContinuation(continuation, counting: dropped))
+        if !add(forwarder, file: file, line: line) { Self._refuseRegisteredForwarder(forwarder) }
+        return Events(_EventsSubscription(multicast: self, forwarder: forwarder, stream: stream, dropped: dropped))
     }
 
     /// Returns the events that a forwarder receives from now on, as an asynchronous sequence: the spelling
-    /// without the site, for code built against it; a call that names no site finds
-    /// ``events(of:bufferingPolicy:file:line:_:)``, which records the caller's.
+    /// without the site, for code built against it; a call that names no site finds the one with `file` and
+    /// `line`, which records the caller's.
     @_disfavoredOverload
     public func events<Element>(
         of elementType: Element.Type = Element.self,
@@ -75,6 +116,18 @@ extension MulticastDelegate {
         _ makeForwarder: (AsyncStream<Element>.Continuation) -> Delegate
     ) -> Events<Element> {
         events(of: elementType, bufferingPolicy: bufferingPolicy, file: #fileID, line: #line, makeForwarder)
+    }
+
+    @inline(never)
+    static func _refuseUncountedEvents() -> Never {
+        fatalError(
+            """
+            MulticastDelegate<\(Delegate.self)>.Events.takeDroppedCount(): the forwarder of these events yields to the \
+            standard library's AsyncStream.Continuation, whose drops no one counts. Make the forwarder take an \
+            EventContinuation<Element> instead (events(bufferingPolicy:_:) passes one to a closure or initializer \
+            that takes one); it yields and finishes in the same words.
+            """
+        )
     }
 
     @inline(never)
@@ -98,6 +151,24 @@ extension MulticastDelegate {
 
         init(_ subscription: _EventsSubscription<Delegate, Element>) {
             self.subscription = subscription
+        }
+
+        /// Returns how many events the buffering policy has dropped since the last call, or since the sequence was
+        /// made, and counts anew from zero: in a loop over the sequence, how many the loop missed since it last
+        /// asked.
+        ///
+        /// The count is of the drops made by the time of the call. Where the policy keeps the newest events, those
+        /// dropped were older than the events still waiting; where it keeps the oldest, they were newer, and the
+        /// loop reads the events that waited before it would have read them.
+        ///
+        /// - Returns: The number of events dropped since the last call.
+        /// - Precondition: The forwarder yields to an ``EventContinuation``: the sequence was made with a
+        ///   `makeForwarder` that takes one. A forwarder given the standard library's continuation sees its drops
+        ///   itself, as the results of its yields, and no one counts them for the consumer.
+        /// - Complexity: O(1): one lock.
+        public func takeDroppedCount() -> Int {
+            guard let dropped = subscription.dropped else { MulticastDelegate._refuseUncountedEvents() }
+            return dropped.take()
         }
 
         /// Returns the iterator of the sequence. Iterate once, from one task at a time.
@@ -158,9 +229,34 @@ extension MulticastDelegate.Registration {
         _multicast.events(of: elementType, bufferingPolicy: bufferingPolicy, file: file, line: line, makeForwarder)
     }
 
+    /// Returns the events that a forwarder receives from now on, as an asynchronous sequence whose consumer learns
+    /// how many events the buffering policy dropped, as the multicast's `events` does for a forwarder that takes
+    /// an ``EventContinuation``.
+    ///
+    /// - Parameters:
+    ///   - elementType: The type of the sequence's elements; inferred when the forwarder says it.
+    ///   - bufferingPolicy: How many events may wait for the consumer, and which are dropped beyond that.
+    ///   - file: Where the forwarder is added, which diagnostics record; leave the default, the caller's file.
+    ///   - line: Where the forwarder is added, which diagnostics record; leave the default, the caller's line.
+    ///   - makeForwarder: Makes the forwarder: a new class instance that yields to the continuation it is
+    ///     given. It is called once, before `events` returns.
+    /// - Returns: The events, in the order the forwarder yielded them.
+    /// - Precondition: The forwarder is a class instance that is not registered yet.
+    /// - Complexity: Amortized O(1), as ``add(_:file:line:)``.
+    @_disfavoredOverload  // as the multicast's
+    public func events<Element>(
+        of elementType: Element.Type = Element.self,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ makeForwarder: (EventContinuation<Element>) -> Delegate
+    ) -> MulticastDelegate.Events<Element> {
+        _multicast.events(of: elementType, bufferingPolicy: bufferingPolicy, file: file, line: line, makeForwarder)
+    }
+
     /// Returns the events that a forwarder receives from now on, as an asynchronous sequence: the spelling
-    /// without the site, for code built against it; a call that names no site finds
-    /// ``events(of:bufferingPolicy:file:line:_:)``, which records the caller's.
+    /// without the site, for code built against it; a call that names no site finds the one with `file` and
+    /// `line`, which records the caller's.
     @_disfavoredOverload
     public func events<Element>(
         of elementType: Element.Type = Element.self,
@@ -183,11 +279,17 @@ final class _EventsSubscription<Delegate, Element> {
     let multicast: MulticastDelegate<Delegate>
     let forwarder: Delegate
     let stream: AsyncStream<Element>
+    /// What the forwarder's ``EventContinuation`` counts; nil for the standard library's continuation.
+    let dropped: _DroppedEvents?
 
-    init(multicast: MulticastDelegate<Delegate>, forwarder: Delegate, stream: AsyncStream<Element>) {
+    init(
+        multicast: MulticastDelegate<Delegate>, forwarder: Delegate, stream: AsyncStream<Element>,
+        dropped: _DroppedEvents?
+    ) {
         self.multicast = multicast
         self.forwarder = forwarder
         self.stream = stream
+        self.dropped = dropped
     }
 
     /// Removes the forwarder from the multicast; removing it again changes nothing.

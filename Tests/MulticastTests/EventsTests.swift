@@ -35,6 +35,19 @@ extension AsyncStream.Continuation.YieldResult {
     }
 }
 
+/// Forwards sign-ins to a continuation that counts what the buffering policy drops.
+@MainActor
+final class CountedSignIns: SignInObserver {
+    let continuation: EventContinuation<String>
+
+    init(_ continuation: EventContinuation<String>) {
+        self.continuation = continuation
+    }
+
+    func didSignIn(_ user: String) { continuation.yield(user) }
+    func didSignOutEveryone() { continuation.finish() }
+}
+
 /// Events that any thread may call, heard by `Sendable` delegates.
 protocol TickObserver: AnyObject, Sendable {
     func tick(thread: Int, count: Int)
@@ -44,6 +57,16 @@ final class TickForwarder: TickObserver {
     let continuation: AsyncStream<Tick>.Continuation
 
     init(_ continuation: AsyncStream<Tick>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func tick(thread: Int, count: Int) { continuation.yield(Tick(thread: thread, count: count)) }
+}
+
+final class CountedTicks: TickObserver {
+    let continuation: EventContinuation<Tick>
+
+    init(_ continuation: EventContinuation<Tick>) {
         self.continuation = continuation
     }
 
@@ -216,6 +239,54 @@ actor Uploader {
         return (await read(events), forwarder!.yields.map(\.outcome))
     }
 
+    // MARK: Drops counted for the consumer
+
+    @Test func theLoopLearnsHowManyOfTheOldestEventsWereDroppedBeforeTheOnesItReads() async {
+        let events = signIns.events(bufferingPolicy: .bufferingNewest(2), CountedSignIns.init)
+        for user in ["a", "b", "c", "d", "e"] { signIns.call { $0.didSignIn(user) } }
+        signIns.call { $0.didSignOutEveryone() }
+        var read: [(String, dropped: Int)] = []
+        for await user in events { read.append((user, events.takeDroppedCount())) }
+        #expect(read.map(\.0) == ["d", "e"])
+        #expect(read.map(\.dropped) == [3, 0])  // a, b and c, told at the first event read; then none
+    }
+
+    @Test func theLoopLearnsHowManyOfTheNewestEventsWereDropped() async {
+        let events = signIns.registration.events(bufferingPolicy: .bufferingOldest(2), CountedSignIns.init)
+        for user in ["a", "b", "c", "d", "e"] { signIns.call { $0.didSignIn(user) } }
+        #expect(events.takeDroppedCount() == 3)  // c, d and e: before the loop reads a or b
+        #expect(events.takeDroppedCount() == 0)  // counted anew
+        signIns.call { $0.didSignIn("f") }  // dropped too: a and b still wait
+        signIns.call { $0.didSignOutEveryone() }
+        #expect(await read(events) == ["a", "b"])
+        #expect(events.takeDroppedCount() == 1)
+    }
+
+    @Test func aBufferThatTakesEveryEventCountsNoDrop() async {
+        let events = signIns.events(bufferingPolicy: .unbounded, CountedSignIns.init)
+        for user in ["a", "b", "c"] { signIns.call { $0.didSignIn(user) } }
+        signIns.call { $0.didSignOutEveryone() }
+        #expect(await read(events) == ["a", "b", "c"])
+        #expect(events.takeDroppedCount() == 0)
+    }
+
+    @Test func dropsOnManyThreadsAreEachCountedOnce() async {
+        let ticks = MulticastDelegate<any TickObserver>()
+        let events = ticks.events(bufferingPolicy: .bufferingNewest(10), CountedTicks.init)
+        let (threads, perThread) = (4, 1_000)
+        onThreads(threads) { thread in  // four threads dropping at once, none reading
+            for count in 0..<perThread {
+                ticks.call { $0.tick(thread: thread, count: count) }
+            }
+        }
+        var taken = events.takeDroppedCount()
+        ticks.call { $0.tick(thread: -1, count: -1) }  // drops one more, and is the last of the ten kept
+        let received = await read(events, upTo: 10)
+        taken += events.takeDroppedCount()
+        #expect(received.last == Tick(thread: -1, count: -1))
+        #expect(taken == threads * perThread + 1 - 10)
+    }
+
     @Test func anUnboundedBufferKeepsEveryEventUntilItIsRead() async {
         let events = signIns.events(bufferingPolicy: .unbounded, SignInForwarder.init)
         let users = (0..<10_000).map { "user \($0)" }
@@ -295,6 +366,16 @@ actor Uploader {
         let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
         #expect(message.contains("is already a delegate of this multicast"))
         #expect(message.contains("Return a new object"))
+    }
+
+    @Test func askingForTheDropsOfAForwarderThatCannotCountThemIsRefusedWithAMessageThatSaysWhatToDo() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let ticks = MulticastDelegate<any TickObserver>()
+            _ = ticks.events(bufferingPolicy: .unbounded, TickForwarder.init).takeDroppedCount()
+        }
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("whose drops no one counts"))
+        #expect(message.contains("Make the forwarder take an EventContinuation<Element>"))
     }
     #endif
 }
