@@ -51,22 +51,17 @@ package enum _Holding {
     }
 }
 
-/// What a slot holds, in the one word of it that changes while passes read it: the registration number, and
-/// whether the delegate is held strongly, whether the owner's life (through a weak reference to it, or its
-/// unowned count) decides that the slot may be called, whether a pass found that registration ended, whether it
-/// has been removed, and whether it has had its references released.
+/// The one word of a slot that changes while passes read it: the registration number, and the flags below.
 ///
 /// A key is positive exactly while its slot may be called; a removal sets the sign bit. The registration
-/// number survives every change, so that slots, which are in registration order, can be found by binary
-/// search. The key has 64 bits on every platform, 32-bit watchOS included: registration numbers have 58 bits,
-/// which a multicast adding a billion delegates a second would use up in 9 years.
+/// number survives every change, so that slots, in registration order, can be found by binary search. 64 bits
+/// on every platform: 58-bit registration numbers last 9 years at a billion adds a second.
 @frozen
 @usableFromInline
 struct _SlotKey: Equatable {
     @usableFromInline
     var rawValue: Int64
 
-    /// The slot owns a count on the delegate's object.
     @inlinable
     @inline(always)
     static var strongBit: Int64 { 1 }
@@ -75,19 +70,16 @@ struct _SlotKey: Equatable {
     @inline(always)
     static var releasedBit: Int64 { 2 }
 
-    /// The slot's weak reference to its owner decides whether it may be called.
     @inlinable
     @inline(always)
     static var weakOwnerBit: Int64 { 4 }
 
-    /// The slot holds one unowned count on its owner, whose deinit's start decides whether it may be called
-    /// (see ``_OwnerPin``).
     @inlinable
     @inline(always)
     static var pinnedOwnerBit: Int64 { 8 }
 
-    /// A pass found the registration ended (its owner deallocated), and the registry is to unregister it: set by
-    /// passes, without the lock (see ``_Slot/markEnded()``), and read under it.
+    /// A pass found the registration ended, for the registry to unregister: set by passes without the lock (see
+    /// ``_Slot/markEnded()``), read under it.
     @inlinable
     @inline(always)
     static var endedBit: Int64 { 16 }
@@ -101,7 +93,6 @@ struct _SlotKey: Equatable {
     @inline(always)
     static var registrationShift: Int64 { 5 }
 
-    /// The largest registration number a key can hold.
     @inlinable
     @inline(always)
     static var maximumRegistration: Int64 { Int64.max >> registrationShift }
@@ -150,8 +141,8 @@ struct _SlotKey: Equatable {
     @inline(always)
     var holdsWeakReference: Bool { rawValue & Self.weakOwnerBit != 0 }
 
-    /// Whether the slot holds its owner by an unowned count, not a weak reference: an owned registration, where
-    /// the runtime allows it.
+    /// Whether the slot holds its owner by one unowned count, whose deinit's start ends the registration (see
+    /// ``_OwnerPin``): an owned registration, where the runtime allows it.
     @inlinable
     @inline(always)
     var pinsOwner: Bool { rawValue & Self.pinnedOwnerBit != 0 }
@@ -190,10 +181,8 @@ struct _SlotKey: Equatable {
     var released: _SlotKey { _SlotKey(rawValue: rawValue | Self.releasedBit | Self.removedBit) }
 }
 
-/// The part of a slot that a pass reads first: its key, and the weak reference to its owner that says whether
-/// the registration may be called; and the owner's address, which the index files the slot under. It is the
-/// same type whatever the delegates' type, so its fields have the same offsets whatever code reads them,
-/// optimized or not.
+/// The part of a slot that a pass reads first: the same type whatever the delegates' type, so that its fields
+/// have the same offsets in any code that reads them, optimized or not.
 @frozen
 @usableFromInline
 struct _SlotState {
@@ -206,8 +195,8 @@ struct _SlotState {
     @usableFromInline
     var reference: _WeakReference
 
-    /// The owner's address: the delegate's object for a weak or strong registration. Read without touching the
-    /// owner, which may be dead; a pinned owner's memory stays there while the slot owns its unowned count.
+    /// The owner's address, which the index files the slot under: the delegate's object but for an owned
+    /// registration. Read without touching the owner, which may be dead; a pinned owner's memory stays there.
     @usableFromInline
     let owner: UInt
 
@@ -225,32 +214,29 @@ struct _SlotState {
 enum _Liveness {
     /// The slot holds no registration: its delegate was removed, or found dead and reclaimed.
     case unregistered
-    /// The slot's registration ended with its owner, which has been deallocated: a weak delegate, or the owner of
-    /// an owned one. Its key is `key`.
+    /// The registration ended with its owner (a weak delegate, or an owned one's owner), deallocated; its key is `key`.
     case dead(key: _SlotKey)
     /// The delegate is held strongly, with no owner to outlive, and may be called: its storage keeps it alive.
     case strong
-    /// The owner, held weakly or pinned, is alive, and the delegate may be called: `keeper`, the owner that the
-    /// slot loaded, keeps it alive meanwhile, and with it a weak delegate, which is its own owner; the
-    /// storage keeps an owned delegate alive.
+    /// The owner, held weakly or pinned, is alive, and the delegate may be called: `keeper`, the owner the slot
+    /// loaded, keeps it alive meanwhile (a weak delegate is its own owner); the storage keeps an owned delegate.
     case ownerAlive(keeper: AnyObject)
 }
 
 /// One registration: a ``_SlotState`` and, beside it in another array of the storage, the delegate's bits.
 ///
-/// The tricks that Multicast plays with a delegate's representation are here, under one invariant, with the one
-/// that the invariant rests on: ``_DelegateKind/withBitsToStore(of:object:_:)`` re-boxes a delegate of a
-/// multicast of `Any` around its object before it is stored.
+/// The tricks Multicast plays with a delegate's representation are here, under one invariant, which rests on
+/// ``_DelegateKind/withBitsToStore(of:object:_:)``: a multicast of `Any` stores a delegate re-boxed around its object.
 ///
 /// - The first word of a stored delegate is its object's address: a value that may box its object is stored only
 ///   after it is unboxed. So a delegate is owned by owning its object.
-/// - A slot is initialized by ``occupy(withBitsOf:size:object:owner:key:)``. From then on only its key changes, with
-///   atomic stores made under the multicast's lock, until ``release()`` or
+/// - A slot is initialized by ``occupy(withBitsOf:size:object:owner:key:)``. From then on only its key changes, by
+///   atomic stores (under the lock, but for a pass's ``markEnded()``), until ``release()`` or
 ///   ``transfer(to:size:sourceIsRead:deferredReleases:)`` destroys or moves what it owns; each of those happens only
 ///   while no pass reads the storage.
-/// - The delegate's bits hold no reference count. A slot owns its weak reference to its owner and, when the key
-///   says strong, one count on the delegate's object. A weak delegate's bits may be read only while the object
-///   that its weak reference loaded is held; a strong or owned one's while the storage is read.
+/// - The delegate's bits hold no reference count. A slot owns its weak reference to its owner (or an unowned count
+///   on it) and, when the key says strong, one count on the delegate's object. A weak delegate's bits may be read
+///   only while the object that its weak reference loaded is held; a strong or owned one's while the storage is read.
 /// - The delegates' memory is bound to no type: it is read as `Delegate`, and its first word as a pointer, through
 ///   typed pointers, outside the rule of `assumingMemoryBound(to:)` ("must be bound to T"). That holds because
 ///   the memory is written only by `copyMemory(from:byteCount:)`, an untyped copy, and never while a pass reads
@@ -297,10 +283,9 @@ package struct _Slot {
         unsafe _SlotKey(rawValue: _multicast_load_relaxed_64(keyWord))
     }
 
-    /// Records in the key that a pass found the slot's registration ended with its owner: the one change that a
-    /// pass makes, without the lock, for the registry to unregister the registration at the pass's end (see
-    /// ``_Registry/reclaimEnded(in:stride:from:to:readers:reporting:_:_:)``). An atomic OR, so that it keeps any
-    /// other change of the key; a registration that has ended stays ended, so the bit is true whenever it is read.
+    /// Records that a pass found the registration ended with its owner, for the registry to unregister as the pass
+    /// ends (``_Registry/reclaimEnded(in:stride:from:to:readers:reporting:_:_:)``): the one change a pass makes,
+    /// without the lock. An atomic OR, which keeps any other change of the key; an ended registration stays ended.
     @inlinable
     @inline(always)
     func markEnded() {
@@ -318,12 +303,10 @@ package struct _Slot {
         unsafe _multicast_store_relaxed_64(keyWord, key.rawValue)
     }
 
-    /// Whether a pass may call the delegate: the one place that decides it, for every pass. (Lookups under the
-    /// lock ask ``holdsRegistration(ofOwnerAt:)``; the search for dead registrations, and an add's check of the
-    /// owner it adds, ``ownerIsDead``.)
-    ///
-    /// A weak load under the lock is safe only where the caller holds the object it may load (see
-    /// ``_Registry/find(_:owned:)``): releasing the loaded object could otherwise run its deinit under the lock.
+    /// Whether a pass may call the delegate: the one place that decides it, for every pass (lookups under the lock
+    /// ask ``holdsRegistration(ofOwnerAt:)``; checks that need no keeper, ``ownerIsDead``). A weak load under the
+    /// lock is safe only where the caller holds the object it may load (see ``_Registry/find(_:owned:)``):
+    /// releasing the loaded object could otherwise run its deinit under the lock.
     @inlinable
     @inline(always)
     var liveness: _Liveness {
@@ -339,14 +322,13 @@ package struct _Slot {
         return unsafe .ownerAlive(keeper: _OwnerPin.takeRetained(state.pointee.owner))
     }
 
-    /// Whether the slot holds the registration, not unregistered, whose owner is the object at `address`, which
-    /// the caller holds: the test of a lookup under the lock. Its weak load is safe there, since it can only load
-    /// that object, or nil (an owner that died at what is now its address, or the caller in its deinit).
+    /// Whether the slot holds a registration, not unregistered, whose owner is the object at `address`, which the
+    /// caller holds: a lookup's test under the lock. Its weak load is safe there: it can load only that object, or
+    /// nil (an owner that died at what is now its address, or the caller in its deinit).
     ///
-    /// A pinned owner's address is its own while the slot pins it, so the address says it all, with no load: the
-    /// slot is the caller's registration, even from the caller's deinit, where the registration has ended. There a
-    /// removal unregisters it, as it should, an add checks the owner first, and a lookup of the delegate asks
-    /// ``ownerIsDead``.
+    /// A pinned owner's address is its own while the slot pins it, so the address alone answers, with no load, even
+    /// from the owner's deinit, where the registration has ended: a removal then unregisters it, an add checks the
+    /// owner first, and a lookup of the delegate asks ``ownerIsDead``.
     @inlinable
     @inline(always)
     func holdsRegistration(ofOwnerAt address: UInt) -> Bool {
@@ -360,9 +342,8 @@ package struct _Slot {
     }
 
     /// Whether the owner of a registration that ends with it has been deallocated: its weak reference loads nil,
-    /// or its pinned deinit has started. With no ``_Liveness`` to make and destroy: for the checks that need only
-    /// this, where a debug build would pay for one (an add's check of the owner it adds, where owners are not
-    /// pinned; the search for dead registrations; the lookup of an owner's delegate).
+    /// or its pinned deinit has started. For checks that need no keeper, where a debug build would pay for making
+    /// and destroying a ``_Liveness``.
     @inlinable
     @inline(always)
     var ownerIsDead: Bool {
@@ -375,8 +356,7 @@ package struct _Slot {
         }
     }
 
-    /// The address of the slot's owner, which the index files it under, read without touching the owner, which
-    /// may be dead.
+    /// The owner's address (see ``_SlotState/owner``).
     @inlinable
     @inline(always)
     var address: UInt {
@@ -397,21 +377,19 @@ package struct _Slot {
         unsafe _Object(address: UnsafeRawPointer(bitPattern: state.pointee.owner)!)
     }
 
-    /// Fills the uninitialized slot with a copy of `size` bytes at `value`, the bits of a delegate whose object
-    /// is `object`, registered by `owner` (`object` itself, but for an owned registration). A strong or owned
-    /// registration takes a count on `object`; a weak one, a weak reference to `owner`, and an owned one, an
-    /// unowned count on it or else a weak reference, as its key says.
+    /// Fills the uninitialized slot with a copy of the `size` bytes at `value`, the bits of a delegate whose object
+    /// is `object`, registered by `owner` (`object` but for an owned registration), and takes what `key` says the
+    /// slot owns: a count on `object`, and a weak reference to `owner` or an unowned count on it.
     @inlinable
     @inline(always)
     func occupy(
         withBitsOf value: UnsafeRawPointer, size: Int, object: _Object, owner: _Object,
         key: _SlotKey
     ) {
-        // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)`, whose
-        // memory "must be initialized to a trivial type". It holds because of the invariant above: the copy
-        // takes no count, and nothing ever destroys these bits, so no reference is counted twice or lost; the
-        // one reference counted in them, the object, is owned by the slot's weak reference or strong count
-        // instead, and the rest (witness tables, type metadata) is never counted.
+        // A bit copy of a non-trivial value, outside `copyMemory(from:byteCount:)`'s rule ("must be initialized
+        // to a trivial type"). It holds by `_Slot`'s invariant: nothing ever destroys these bits, so no count is
+        // taken twice or lost; the one reference counted in them, the object, is owned by the slot's weak
+        // reference or strong count instead, and the rest (witness tables, metadata) is never counted.
         unsafe delegate.copyMemory(from: value, byteCount: size)
         if key.isStrong {
             unsafe object.retain()  // the slot's count, which `release()` gives back
@@ -444,21 +422,17 @@ package struct _Slot {
         return unsafe _WeakReference(object.takeUnretainedValue()).object == nil
     }
 
-    /// Initializes the uninitialized `target` with this slot's registration, and appends a live owner that its
-    /// weak reference loaded to `deferredReleases`, to be released after the lock is let go of (see ``_Garbage``).
+    /// Initializes the uninitialized `target` with this slot's registration. If passes may be reading this slot,
+    /// it keeps what it owns, and `target` takes counts of its own; otherwise the references move. A state whose
+    /// weak reference is nil is bit-copied, as `occupy` fills it; of any other, no raw byte of the weak reference
+    /// is read: where the runtime zeroes a reference to an object being deallocated, as the Objective-C runtime
+    /// does, they may be changing.
     ///
-    /// If passes may be reading this slot, it keeps what it owns, and `target` takes counts of its own (a copy
-    /// of the weak reference, a pinned owner's unowned count, and a count on a strong or owned delegate's object).
-    /// Otherwise the references move, and this slot no longer owns them. A state whose weak reference is nil is
-    /// bit-copied, as `occupy` fills it, with no call to the runtime; of any other, no raw byte of the weak
-    /// reference is read: where the runtime zeroes a reference to an object being deallocated, as the Objective-C
-    /// runtime does, they may be changing.
-    ///
-    /// With the Objective-C runtime (Apple platforms), the deferred releases take the last release of a delegate
-    /// out of the lock: copying or moving an Objective-C weak reference may load its object retained and release
-    /// it afterwards (objc4's `objc_copyWeak`, and `objc_moveWeak` in older releases), which, if another thread
-    /// let go of the object meanwhile, would run its deinit here. Native Swift weak references, the only kind
-    /// elsewhere, are copied and moved by counting the weak reference alone, and need no deferred releases.
+    /// With the Objective-C runtime, a live owner that the weak reference loads goes to `deferredReleases`, to be
+    /// released after unlocking (see ``_Garbage``): copying or moving an Objective-C weak reference may load its
+    /// object retained and release it afterwards (objc4's `objc_copyWeak`, and `objc_moveWeak` in older releases),
+    /// which would run its deinit here if another thread let go of it meanwhile. Native Swift weak references, the
+    /// only kind elsewhere, are copied and moved by their weak count alone.
     @inline(always)
     func transfer(to target: _Slot, size: Int, sourceIsRead: Bool, deferredReleases: inout [AnyObject]) {
         let key = unsafe key
@@ -467,9 +441,8 @@ package struct _Slot {
             deferredReleases.append(object)
         }
         #endif
-        // A bit copy of a value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must be
-        // initialized to a trivial type"). It holds as in `occupy`: the bits carry no count, and what owns the
-        // object, the weak reference or the strong count, is copied or moved below, by the state's own rules.
+        // A bit copy outside `copyMemory(from:byteCount:)`'s rule, which holds as in `occupy`: the bits carry no
+        // count, and what owns the object, the weak reference or the strong count, is copied or moved below.
         unsafe target.delegate.copyMemory(from: delegate, byteCount: size)
         if sourceIsRead {
             if key.isStrong {
@@ -495,8 +468,7 @@ package struct _Slot {
     }
 
     /// Destroys what the slot owns, and marks it released; returns a strong delegate's object, whose count the
-    /// slot owned, so that the caller can release it outside the lock (its deinit may call back into the
-    /// multicast). No pass may be reading the slot.
+    /// slot owned, for the caller to release after unlocking (see ``_Garbage``). No pass may be reading the slot.
     ///
     /// The weak reference, if it is the owner's, is set to nil, which destroys it as deinitializing the state
     /// would: a released slot's state owns nothing, and is filled again as if uninitialized.
@@ -518,14 +490,11 @@ package struct _Slot {
     /// Calls `body` with the delegate, without retaining or releasing it. The caller keeps it alive: by
     /// holding the object that its weak load returned, or, for a strong delegate, by reading the storage.
     ///
-    /// The delegate's bits are copied into stack space, where they are a delegate that owns no count, read
-    /// through a typed pointer as the storage's are: a bit copy of a value that is not trivial, outside the rule
-    /// of `copyMemory(from:byteCount:)` ("must be initialized to a trivial type"). It holds because the delegate
-    /// is moved out of the space and back around `body`, never copied or destroyed, and the space is trivial, so
-    /// nothing destroys it afterwards: no count is taken or dropped. `body` borrows the value, as any closure
-    /// parameter, and copies it if it keeps it. So this costs no reference count in an unoptimized build either,
-    /// where a read through a pointer would copy the delegate, and a move out of a pointer and back is two
-    /// generic calls.
+    /// The bits are copied into trivial stack space: a bit copy outside `copyMemory(from:byteCount:)`'s rule
+    /// ("must be initialized to a trivial type"), which holds because the delegate is moved out of the space and
+    /// back around `body`, which borrows it, never copied or destroyed: no count is taken or dropped. So this
+    /// costs no count in an unoptimized build either, where a read through a pointer would copy the delegate, and
+    /// a move out of a pointer and back is two generic calls.
     @inlinable
     @inline(always)
     package func lend<Delegate, Result, Failure: Error>(
@@ -640,11 +609,9 @@ struct _LendingSpace {
 /// Every pointer operation on a storage's slots: a value of pointers and numbers only, which code copies and
 /// calls without retaining anything, in an unoptimized build too.
 ///
-/// Its one hazard is its lifetime: it is valid while its ``_Storage`` lives, which the registry keeps beside it,
-/// and a pass, which reads it, keeps in the registry's retired storages (see ``_DeferredRelease``). Within that, its
-/// bookkeeping is safe: every slot it reaches by position is checked against the capacity (``slot(at:)``), and
-/// what hands out memory (``base``, ``header``, ``ticket``, ``readers``, ``slot(at:)``,
-/// ``append(bitsOf:object:owner:key:)``) is unsafe to use.
+/// Its one hazard is its lifetime: it is valid while its ``_Storage`` lives (see "Unsafe code" in CONTRIBUTING.md).
+/// Within that, its bookkeeping is safe: ``slot(at:)`` checks every position against the capacity, and what hands
+/// out memory (a slot, a pointer) is unsafe to use.
 @safe
 @usableFromInline
 struct _StorageHandle {
@@ -732,44 +699,36 @@ struct _StorageHandle {
         return unsafe base.advanced(by: position, stride: layout.stride)
     }
 
-    /// The key of the slot at `position`.
     @inlinable
     @inline(always)
     func key(at position: Int) -> _SlotKey {
         unsafe slot(at: position).key
     }
 
-    /// The address of the owner of the slot at `position`, read without touching the owner.
     @inlinable
     @inline(always)
     func address(at position: Int) -> UInt {
         unsafe slot(at: position).address
     }
 
-    /// Whether a pass may call the delegate at `position` (see ``_Slot/liveness``).
     @inlinable
     @inline(always)
     func liveness(at position: Int) -> _Liveness {
         unsafe slot(at: position).liveness
     }
 
-    /// Whether the slot at `position` holds the registration of the object at `address`, which the caller holds
-    /// (see ``_Slot/holdsRegistration(ofOwnerAt:)``).
     @inlinable
     @inline(always)
     func holdsRegistration(at position: Int, ofOwnerAt address: UInt) -> Bool {
         unsafe slot(at: position).holdsRegistration(ofOwnerAt: address)
     }
 
-    /// Whether the owner of the registration at `position`, which ends with it, has died (see
-    /// ``_Slot/ownerIsDead``).
     @inlinable
     @inline(always)
     func ownerIsDead(at position: Int) -> Bool {
         unsafe slot(at: position).ownerIsDead
     }
 
-    /// Destroys what the slot at `position` owns (see ``_Slot/release()``).
     @inlinable
     @inline(always)
     func release(at position: Int) -> AnyObject? {
@@ -827,16 +786,13 @@ struct _StorageHandle {
     }
 }
 
-// The loops over a storage's slots: here, beside the slot operations they repeat, so that an unoptimized build
-// inlines those operations into each loop instead of calling them once per slot (a debug build inlines only
-// from the same file: see "Writing the call path" in CONTRIBUTING.md; in another file, they cost a debug build's
-// bulk add and remove 7% more). They run only when a storage is searched for ended registrations, grows, is
-// compacted or is freed.
+// The loops over a storage's slots, beside the slot operations they repeat, which a debug build inlines only from
+// the same file (see "Writing the call path" in CONTRIBUTING.md). They run only when a storage is searched for
+// ended registrations, grows, is compacted or is freed.
 extension _Slot {
     /// Marks each slot from `position` up to `count`, counting from `base` in steps of `stride`, whose registration
-    /// has ended with its owner (a weak delegate, or an owned delegate's owner, found dead; see ``markEnded()``);
-    /// returns the position of the first, or nil if there is none. The search for ended registrations that an add
-    /// runs over a full storage before it grows it: a slot's one weak load, and nothing else per slot.
+    /// has ended with its owner (see ``markEnded()``); returns the position of the first, or nil if there is none.
+    /// For ``_Pass/markEndedRegistrations()``.
     static func markEnded(base: _Slot, stride: Int, from position: Int, to count: Int) -> Int? {
         var first: Int?
         var slot = unsafe base.advanced(by: position, stride: stride)
@@ -868,14 +824,11 @@ extension _StorageHandle {
         count = 0
     }
 
-    /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and
-    /// has room for them, in order; the removed slots stay here, and are released with the storage. The
-    /// objects of live weak delegates go to `deferredReleases` (see ``_Slot/transfer(to:size:sourceIsRead:deferredReleases:)``).
-    ///
-    /// When no pass reads this storage and no slot of it owns anything afterwards, its count drops to zero,
-    /// so that freeing it does not walk slots that own nothing (what a storage that grows leaves).
+    /// Copies or moves the registrations of the slots that are not removed into `target`, which is empty and has
+    /// room for them, in order (see ``_Slot/transfer(to:size:sourceIsRead:deferredReleases:)``); the removed slots
+    /// stay, released with the storage. If no pass reads this storage and none of its slots owns anything
+    /// afterwards, its count drops to zero, so that freeing it walks no slot (what a storage that grows leaves).
     func transferRegistrations(to target: _StorageHandle, sourceIsRead: Bool, deferredReleases: inout [AnyObject]) {
-        // An index loop over slots advanced in place: see "Writing the call path" in CONTRIBUTING.md.
         var moved = 0
         var owning = 0
         var slot = unsafe base
