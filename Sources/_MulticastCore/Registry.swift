@@ -6,7 +6,7 @@ import _MulticastShims
 /// The words for what happens to a registration and its memory, each meaning one thing:
 /// - *unregister*: a registration ends (`remove`, `removeAll`, or a dead delegate reclaimed); its slot is
 ///   marked removed in every storage that passes may read, so that no pass calls it any more;
-/// - *release*: what a slot owns (its weak reference, a count on a strong delegate) is destroyed;
+/// - *release*: what a slot owns (its weak reference or pin, a count on a strong delegate) is destroyed;
 /// - *free*: a storage is deallocated, after its slots are released;
 /// - *compact*: the removed slots of the current storage are dropped, in place or by moving the others into a
 ///   new storage;
@@ -14,13 +14,11 @@ import _MulticastShims
 /// - *reclaim*: the registrations found ended with their owners are unregistered;
 /// - *tidy*: collect, then compact: what every change that unregisters does last.
 ///
-/// What a removed slot owns, and a replaced storage, are released only once no pass reads them: ``_DeferredRelease``
-/// keeps them until then. Every change leaves what it released to a ``_Garbage``, which ``_Core/change(_:)`` lets
-/// go of after unlocking.
+/// What passes may read is released only once they have left (``_DeferredRelease``), into a ``_Garbage`` that
+/// ``_Core/change(_:)`` lets go of after unlocking.
 ///
-/// Its invariant, which ``checkInvariants()`` checks after every change when the package is built with
-/// `MULTICAST_INTERNAL_CHECKS`: the current storage's slots are in registration order; `vacancies` counts
-/// its slots that hold no registration; the index lists exactly the slots that hold a registration; and
+/// Its invariant (``checkInvariants()``): the current storage's slots are in registration order; `vacancies`
+/// counts its slots that hold no registration; the index lists exactly the slots that hold a registration; and
 /// `deferred` keeps its own.
 @safe  // what it points to is its own, reached only under the multicast's lock
 @usableFromInline
@@ -54,10 +52,9 @@ struct _Registry {
     /// ``makeRoom(searched:_:)``).
     var registeredAtLastSearch = 0
 
-    /// Whether owned registrations pin their owners: the one place the core reads it from, set once by the core
-    /// (``_OwnerPin/isAvailable``, unless a test passes false to run, on any platform, the path that the
-    /// Objective-C runtime takes: owners held weakly). Stored, since an add asks it several times, and a stored
-    /// answer is one load where the shared one is a call that checks it was decided.
+    /// Whether owned registrations pin their owners: ``_OwnerPin/isAvailable``, or false from a test, to run the
+    /// Objective-C runtime's path (owners held weakly) on any platform. Stored: an add asks it several times, and
+    /// a stored answer is one load where the shared one is a call that checks it was decided.
     @usableFromInline
     let ownersArePinned: Bool
 
@@ -80,8 +77,8 @@ struct _Registry {
         gate.open(showing: slots)
     }
 
-    /// Starts a pass over the current storage, under the lock, where the gate is open: counts it in as a reader.
-    /// (Mutating, though the registry does not change, so that the registry is not copied to call it.)
+    /// Counts a pass in as a reader of the current storage, under the lock, where the gate is open. (Mutating,
+    /// though nothing changes, so that calling it copies no registry; so are the lookups.)
     mutating func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
         let slots = slots
         unsafe _Readers.enter(slots.readers)
@@ -107,12 +104,8 @@ extension _Registry {
         }
     }
 
-    /// Where `owner`'s registration is, if it has one: an owned registration if `owned`, else the registration
-    /// of `owner` as a delegate of its own.
-    ///
-    /// A slot found by address holds that registration if it is of that kind and
-    /// ``_Slot/holdsRegistration(ofOwnerAt:)``: a pinned owner's is found from its deinit too. (Mutating, though the
-    /// registry does not change, so that the registry is not copied to call it.)
+    /// Where `owner`'s registration is, if it has one: an owned registration if `owned`, else `owner`'s as a delegate
+    /// of its own (see ``_Slot/holdsRegistration(ofOwnerAt:)``: a pinned owner's is found from its deinit too).
     @inlinable
     @inline(always)
     mutating func find(_ owner: _Object, owned: Bool) -> Found? {
@@ -142,31 +135,22 @@ extension _Registry {
         return nil
     }
 
-    /// What ``add(bitsOf:object:owner:holding:searched:recording:_:)`` did.
+    /// What ``add(bitsOf:object:owner:holding:searched:recording:_:)`` did: an ``_Addition``'s cases, or `full`.
     @usableFromInline
     enum AddOutcome {
         case added
-        /// The owner had a registration, which the new one replaced.
         case replaced
         case alreadyRegistered
-        /// The object is registered already, and with the other retention.
         case registeredWithOtherRetention
         /// The storage is full, and would have to grow; reclaim dead registrations' slots, then add again with
         /// `searched` (see ``_Registry/makeRoom(searched:_:)``).
         case full
-        /// The delegate is being deallocated (the add was made from its deinit): it could never be called. Found
-        /// for a weak delegate, and for a strong or owned one in an optimized build or with the Objective-C
-        /// runtime.
         case deallocating
-        /// The owner of an owned registration is being deallocated (the add was made from its deinit): the
-        /// registration would have ended before it began, and nothing was registered.
         case ownerDeallocating
     }
 
-    /// Registers `object`, whose delegate's bits are at `value`, held as `holding` says, at the end, unless it is
-    /// registered already (and then says whether with the retention asked for). An owned registration has
-    /// `owner`, and replaces the one that `owner` has, if any; the others pass `object` as `owner`. Tells `recorder`
-    /// the registration's number before the slot is appended.
+    /// The registry's part of ``_Core/add(bitsOf:object:owner:holding:recording:)``, under the lock; `searched`
+    /// says whether the add has searched for ended registrations (see ``makeRoom(searched:_:)``).
     @inlinable
     @inline(always)
     mutating func add<Recorder: _RegistrationRecorder & ~Copyable>(
@@ -206,9 +190,8 @@ extension _Registry {
             reindex(capacity: index.count * 2)
         }
         let key = _SlotKey(registration: newestRegistration + 1, holding: holding, pinsOwner: ownersArePinned)
-        // A delegate in its deinit could never be called. A weak one is refused below: its weak reference is nil
-        // from the start. A strong or owned one would keep a count past its deinit, into freed memory: see
-        // `probesStrongDelegates`.
+        // A delegate in its deinit could never be called. A strong or owned one would keep a count past its deinit,
+        // into freed memory (see `probesStrongDelegates`); a weak one is refused below, its weak reference nil.
         if key.isStrong, Self.probesStrongDelegates,
             unsafe _Slot.isDeallocating(object, ownersArePinned: ownersArePinned)
         {
@@ -229,16 +212,15 @@ extension _Registry {
         return replaced ? .replaced : .added
     }
 
-    /// Whether an add checks that a strong or owned delegate is not in its deinit: one load of the object's counts
-    /// where owners are pinned (see ``_OwnerPin``), else a weak reference, which gives a Swift object a side table
-    /// for life, and each of its retains and releases, the app's too, the slow path.
+    /// Whether an add checks that a strong or owned delegate is not in its deinit: one load of its counts where
+    /// owners are pinned, else a weak reference, which gives a Swift object a side table, and all its retains and
+    /// releases the slow path, for life.
     ///
-    /// An unoptimized build without the Objective-C runtime, where every object is native and on the heap, leaves
-    /// it to the Swift runtime, which stops the program when a native object on the heap keeps a count past its
-    /// deinit ("deallocated with non-zero retain count"), and keeps its adds as cheap as they can be. An optimized
-    /// build may put an object on the stack, which the runtime frees unchecked, and an Objective-C object's
-    /// deallocation checks no count: there the add probes. (SwiftPM and Xcode build a package in its app's
-    /// configuration, so the code that makes the object is unoptimized too.)
+    /// An unoptimized build without the Objective-C runtime leaves it to the Swift runtime, which stops the program
+    /// when a native object on the heap keeps a count past its deinit ("deallocated with non-zero retain count").
+    /// An optimized build may put an object on the stack, which the runtime frees unchecked, and an Objective-C
+    /// object's deallocation checks no count: there the add probes. (A package builds in its app's configuration,
+    /// so the code that makes the object is unoptimized too.)
     @inlinable
     @inline(always)
     package static var probesStrongDelegates: Bool {
@@ -254,10 +236,8 @@ extension _Registry {
     /// `searched` says it did, and unless the registrations are fewer than twice those of the last search.
     ///
     /// The search bounds the slots of dead delegates in a multicast that is never called (a call's pass finds
-    /// them too): a storage has room for at most about three and a half times the registrations that the last
-    /// search left before it is searched again. It costs an add about one and a half weak loads, amortized: a
-    /// storage that only grows is searched at every other growth, each by three quarters. Searching at every
-    /// growth would keep under half that many slots, at 2.3 loads per add.
+    /// them too) to about three and a half times the registrations the last search left, for about one and a half
+    /// weak loads per add, amortized; searching at every growth would halve the slots, at 2.3 loads per add.
     @usableFromInline
     mutating func makeRoom(searched: Bool, _ garbage: inout _Garbage) -> Bool {
         let registered = slots.count - vacancies
@@ -343,16 +323,14 @@ extension _Registry {
     }
 
     /// Unregisters the registrations that a pass marked ended (``_Slot/markEnded()``) among the slots from `first`
-    /// up to `end` of the storage it read, whose slots begin at `base`, `stride` bytes apart; then counts the pass
-    /// out of that storage through `readers` (it is still counted in, so the storage is still there), collects if
-    /// it was the storage's last reader and work waits for it, and compacts. Appends the number of each registration
-    /// it unregistered to `ended` if `reporting`.
+    /// up to `end` of the storage it read, whose slots begin at `base`, `stride` bytes apart, appending their numbers
+    /// to `ended` if `reporting`; then counts the pass out through `readers` (until then, the storage is still
+    /// there), and tidies.
     ///
-    /// A marked registration that is still callable where the pass read it is registered, and unregistered where
-    /// it is now: at the same position if the pass read the current storage, else found by its number, since slots
-    /// are in registration order and numbers are never reused. (A removal marks a registration removed in every
-    /// storage that passes read, under the lock, so one removed meanwhile is not callable there; the model checks
-    /// it.)
+    /// A marked registration still callable where the pass read it is registered, and unregistered where it is now:
+    /// at the same position in the current storage, else found by its number (slots are in registration order, and
+    /// numbers are never reused). A removal meanwhile marked it removed in every storage that passes read, under the
+    /// lock, so it is not callable there; the model checks it.
     mutating func reclaimEnded(
         in base: _Slot, stride: Int, from first: Int, to end: Int, readers: UnsafeMutablePointer<Int>,
         reporting: Bool, _ ended: inout [Int64], _ garbage: inout _Garbage
@@ -389,7 +367,6 @@ extension _Registry {
         vacancies += 1
     }
 
-    /// What every change that unregisters does last: ``collect(_:)``, then ``compact(_:)``.
     @inlinable
     @inline(always)
     mutating func tidy(_ garbage: inout _Garbage) {
@@ -406,17 +383,14 @@ extension _Registry {
         deferred.collect(current: slots, &garbage)
     }
 
-    /// Drops the slots that removals left in the current storage, as far as the passes that read it allow (after
-    /// ``collect(_:)``: see ``tidy(_:)``).
+    /// Drops the slots that removals left in the current storage, as far as the passes that read it allow.
     ///
     /// - A last slot that owns nothing any more, in a storage that no pass reads, goes at once: what a delegate
-    ///   removed while it is the newest leaves, the way a screen goes away after the ones before it. Such a
-    ///   removal leaves no vacancy for a rebuild to drop.
-    /// - The whole storage is rebuilt once three eighths of its slots are vacant and no pass reads it, so that its
-    ///   slots move, or once half of them are, whatever passes do. A rebuild while passes read the storage must
-    ///   copy each weak reference, an atomic operation on the object's reference counts that slows a pass
-    ///   weak-loading the same objects on another thread; a calling thread leaves the storage unread often enough
-    ///   between its passes that most rebuilds avoid that.
+    ///   removed while it is the newest leaves (a screen that goes after the ones before it), with no vacancy.
+    /// - The whole storage is rebuilt once three eighths of its slots are vacant and no pass reads it, or once half
+    ///   are, whatever passes do: a rebuild under passes must copy each weak reference, an atomic operation on the
+    ///   object's counts that slows passes weak-loading the same objects on other threads, and a calling thread
+    ///   leaves the storage unread often enough between its passes that most rebuilds avoid that.
     @inlinable
     @inline(always)
     mutating func compact(_ garbage: inout _Garbage) {
