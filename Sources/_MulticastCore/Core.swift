@@ -21,8 +21,7 @@ package final class _Core {
     @usableFromInline
     let gate: _Gate
 
-    /// How far apart the delegates are in a storage: ``_DelegateLayout/stride``, which passes read without the
-    /// lock.
+    /// ``_DelegateLayout/stride``, which passes read without the lock.
     @usableFromInline
     let stride: Int
 
@@ -58,13 +57,9 @@ package final class _Core {
     }
 
     /// Runs `body` with the registry, under the lock: a read, or a change that leaves nothing to release (a pass
-    /// counting itself in while the gate is closed). `body` must not call out to user code, nor drop a reference that may be an object's
-    /// last; a change that may uses ``change(_:)``.
-    ///
-    /// With ``change(_:)``, one of the two ways into the lock: each takes it and gives it back around a closure,
-    /// so no path through the closure can leave it held. Both are inlined wherever they are called, in an
-    /// unoptimized build too, which then calls the closure directly (see "Writing the call path" in
-    /// CONTRIBUTING.md).
+    /// counting itself in while the gate is closed). `body` must not call out to user code, nor drop a reference
+    /// that may be an object's last; a change that may uses ``change(_:)``. Both hold the lock around a closure,
+    /// so that no path through it can leave the lock held.
     @inlinable
     @inline(always)
     func withLock<Result>(_ body: (inout _Registry) -> Result) -> Result {
@@ -76,9 +71,7 @@ package final class _Core {
 
     /// Counts a pass in as a reader of the current storage, and returns what it reads: the storage's first slot,
     /// how far apart its slots are, how many it has, and the readers word to count the pass out of. Through the
-    /// gate, without the lock, with one read-modify-write (see ``_Gate``): the gate shows the storage's ticket;
-    /// the pass counts itself into it, and checks that the gate still shows it, open. Else, having counted itself
-    /// out, it enters under the lock.
+    /// gate, without the lock, with one read-modify-write (see ``_Gate``); else under the lock.
     @inlinable
     @inline(always)
     func enterPass() -> (base: _Slot, stride: Int, count: Int, readers: UnsafeMutablePointer<Int>) {
@@ -216,11 +209,8 @@ package final class _Core {
         withLock { registry in registry.find(object, owned: false) != nil }
     }
 
-    /// What a pass does as it ends when it found registrations ended (see ``_Pass/end()``): under the lock, it
-    /// unregisters those it marked, among the slots from `first` up to `end` of the storage it read (whose slots
-    /// begin at `base`, `stride` bytes apart); then counts itself out of that storage, through `readers`, and
-    /// collects if it was the last reader of a storage whose registry waits for its readers. One trip through the
-    /// lock for all it found; while the pass is still counted in, the storage it read is still there to read.
+    /// What a pass does as it ends when it found registrations ended (see ``_Pass/end()``): in one trip through the
+    /// lock, ``_Registry/reclaimEnded(in:stride:from:to:readers:reporting:_:_:)``, and the report to diagnostics.
     @usableFromInline
     @inline(never)
     func passEnded(
@@ -244,13 +234,9 @@ package final class _Core {
         change { $0.collect(&$1) }
     }
 
-    /// Unregisters the registrations that have ended with their owners: a pass over every slot, which marks each
-    /// such registration, and unregisters those it marked as it ends (see ``_Pass/end()``).
-    ///
-    /// Whether an owner has died takes a weak load, or a pinned owner's retain, which must happen outside the
-    /// lock: the load retains the object, and if the last other reference goes meanwhile, releasing it runs the
-    /// object's deinit, which may call back into this multicast. So a pass finds them, and the registry unregisters
-    /// what the pass marked.
+    /// Unregisters the registrations that have ended with their owners: a pass over every slot marks them, and
+    /// unregisters them as it ends (see ``_Pass/end()``). A pass, outside the lock: its weak load (or a pinned
+    /// owner's retain) retains the owner, whose release may run its deinit, which may call back into the multicast.
     @usableFromInline
     func reclaimEndedRegistrations() {
         var pass = unsafe _Pass(self)
