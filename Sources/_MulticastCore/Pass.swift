@@ -21,19 +21,15 @@ package struct _Unobserved: _PassObserver {
 
 /// One walk over a multicast's delegates: what every `call`, iteration, `count`, `isEmpty` and description is.
 ///
-/// A pass counts itself in as a reader of the current storage and notes its slot count, without the lock
-/// (``_Core/enterPass()``). Then it reads slots in order; for each it asks the slot's ``_Slot/liveness``, which loads
-/// the key and, for a weak delegate, makes one weak load. A removal marks the slot's key in every storage that a
-/// pass may read, so a delegate removed before its turn is skipped, and one that died before its turn fails
-/// its weak load. Slots added later lie past `count`, so a delegate added during the pass is not called by it.
+/// A pass counts itself in as a reader of the current storage and notes its slot count (``_Core/enterPass()``),
+/// then asks each slot in order its ``_Slot/liveness``. A removal marks the slot's key in every storage that a pass
+/// may read, so a delegate removed before its turn is skipped, and one that died before its turn fails its weak
+/// load; a delegate added during the pass lies past `count`.
 ///
-/// A pass ends when it goes out of scope, or at ``finish()``: it counts itself out, and the registry keeps the
-/// storage, and what its slots own, until the last reader is out. Being noncopyable, with a `deinit` that
-/// ends it, a pass cannot be left open.
-///
-/// A pass retains neither the core nor the storage: whoever runs it keeps the core alive (the multicast, or
-/// the iterator), and the core's registry keeps the storage alive while the pass reads it. Once the pass has
-/// counted itself out, the storage may be freed at any moment, so ending is the last thing it does with it.
+/// A pass ends, counting itself out, at ``finish()`` or in its `deinit`: noncopyable, it cannot be left open. It
+/// retains neither the core nor the storage: whoever runs it keeps the core alive (the multicast, or the
+/// iterator), and the registry keeps the storage and what its slots own until the last reader is out. Once
+/// counted out, the storage may be freed at any moment, so ending is the last thing a pass does with it.
 @frozen
 @safe  // what it reads unsafely it reads in its own methods; its init is unsafe, and so is a slot it returns
 @usableFromInline
@@ -78,19 +74,16 @@ package struct _Pass: ~Copyable {
         firstEnded = count
     }
 
-    /// The slot of the next delegate that the pass may call; nil after the last. Skips removed slots, and the slots
-    /// of registrations that ended with their owners, which it marks for the registry to unregister as the pass
-    /// ends (see ``end()``).
+    /// The slot of the next delegate that the pass may call; nil after the last. Skips removed slots, and marks
+    /// those of registrations that ended with their owners, for the registry to unregister as the pass ends.
     ///
-    /// `keeper` keeps the delegate alive until the next call: it receives the owner that the slot's weak load
-    /// returned (a weak delegate is its own owner), or nil for a strong delegate; the storage keeps a strong or
-    /// owned delegate alive while the pass reads it. The
-    /// delegate is lent with ``_Slot/lend(as:_:)``, or copied with ``_Slot/copyOfDelegate(as:)``, meanwhile.
-    /// (The keeper is the caller's variable, not the pass's: a pass with a reference in it would cost an
-    /// optimized build a destroy through value witnesses at the end of every call.)
+    /// `keeper` keeps the delegate alive until the next call, while it is lent (``_Slot/lend(as:_:)``) or copied
+    /// (``_Slot/copyOfDelegate(as:)``): it receives the owner that the slot loaded (a weak delegate is its own), or
+    /// nil where the storage keeps the delegate. It is the caller's variable: a reference in the pass would cost an
+    /// optimized build a destroy through value witnesses at the end of every call.
     ///
-    /// The previous delegate's keeper is let go of first, before any slot is read: if that was the last
-    /// reference to the delegate, its deinit runs there, and what it removes must not be called.
+    /// The previous keeper is let go of first, before any slot is read: if it held the last reference to the
+    /// delegate, its deinit runs there, and what it removes must not be called.
     @inlinable
     @inline(always)
     package mutating func next(keeping keeper: inout AnyObject?) -> _Slot? {
