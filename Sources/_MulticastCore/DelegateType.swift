@@ -1,16 +1,10 @@
-// What the core knows of the delegates' type: what the type is to a multicast (`_DelegateKind`), the layout of
-// its values (`_DelegateLayout`), the bits of one value, read where the type is known (`_DelegateBits`), and the
-// object that a value is, unretained (`_Object`).
-
-/// What a type is as a multicast's `Delegate`, decided once, when the multicast is made, by
-/// ``init(metadataKind:flags:size:alignment:)``: refused, with the reason thrown; or how the multicast finds the
-/// object that each delegate is.
+/// What a type is as a multicast's `Delegate`, decided once, when the multicast is made, from the runtime's type
+/// metadata (``_MetadataKind``, ``_ExistentialFlags``): refused, with the reason thrown; or how the multicast finds
+/// the object that each delegate is.
 ///
-/// The decision reads the Swift runtime's type metadata, whose layout is part of its stable ABI: the kind, and
-/// for an existential, the flags after the kind word (see ``_ExistentialFlags``). A wrong ``references`` would
-/// make the multicast read a value that is not an object as one, so it is the answer only where the metadata and
-/// `MemoryLayout` agree that a value is a word for the object and one for each witness table, at a word's
-/// alignment. A kind this code does not know, which a later runtime may add, is ``checked``, never refused.
+/// A wrong ``references`` would make the multicast read a value that is not an object as one, so it is the answer
+/// only where the metadata and `MemoryLayout` agree that a value is a word for the object and one for each witness
+/// table, at a word's alignment. A kind this code does not know (a later runtime's) is ``checked``, never refused.
 @frozen
 @usableFromInline
 package enum _DelegateKind: Sendable {
@@ -47,15 +41,6 @@ package enum _DelegateKind: Sendable {
     /// What a type is as a multicast's `Delegate`, from what its metadata says (its `metadataKind`, nil for a
     /// kind this code does not know, and an existential's `flags`) and what `MemoryLayout` says of its values
     /// (`size`, `alignment`); throws why the type is refused, if it is.
-    ///
-    /// - An existential is refused if the runtime represents it in a way of its own (`Error`), or if its layout
-    ///   disagrees with the one its flags describe; otherwise it is ``references`` if it is class-bound,
-    ///   ``reboxed`` if it has no protocol with a witness table and no class constraint (`Any`), ``checked`` if
-    ///   not.
-    /// - A class is ``references`` where its values are one word at a word's alignment, ``checked`` if not.
-    /// - A foreign class, a C++ reference type, an extended existential (a constrained protocol) or an unknown
-    ///   kind is ``checked``.
-    /// - A closure, an optional, a struct, an enum, a tuple or a metatype is refused.
     package init(metadataKind: _MetadataKind?, flags: _ExistentialFlags?, size: Int, alignment: Int) throws(Refusal) {
         let word = unsafe MemoryLayout<UnsafeRawPointer>.size
         let wordAlignment = unsafe MemoryLayout<UnsafeRawPointer>.alignment
@@ -97,13 +82,11 @@ package enum _DelegateKind: Sendable {
     }
 
     /// The object that `delegate`, a value of a type of this kind, is, unretained, or nil if it is not a class
-    /// instance, found by a dynamic cast. (Where the kind is ``references``, the multicast reads it from the
-    /// value's bits instead: see ``_DelegateBits``.)
-    ///
-    /// A class instance is stored first in every representation of a delegate type that can hold one (a class,
-    /// a class-bound existential, the inline buffer of any other existential). The exceptions: `any Error`,
-    /// which is refused, and an `Any` that holds another existential in a box, which the cast unwraps
-    /// (``reboxed``). Either way `delegate` keeps the object alive.
+    /// instance (for ``references``, the multicast reads it from the bits instead: see ``_DelegateBits``). A class
+    /// instance is stored first in every representation of a delegate type that can hold one (a class, a
+    /// class-bound existential, the inline buffer of any other existential), but for `any Error`, which is refused,
+    /// and an `Any` that boxes another existential, which an `as AnyObject` cast unwraps (``reboxed``). `delegate`
+    /// keeps the object alive.
     @inlinable
     @unsafe
     package func object<Delegate>(of delegate: Delegate) -> _Object? {
@@ -155,15 +138,12 @@ package struct _DelegateLayout: Sendable {
     }
 }
 
-/// A copy of the bits of a delegate of one word, its object, or two, its object and a witness table: the
-/// representations of a class and of a class-bound protocol. It is what `MulticastDelegate.add` stores, and
-/// where `add`, `remove` and `contains` read the delegate's object, for a type whose values are all class
-/// references (``_DelegateKind/references``).
-///
-/// It is made in the caller's code, where `add`, `remove` and `contains` are inlined and the delegate's type is
-/// known: there an `unsafeBitCast` to words of the same size is a load, where an unoptimized build calls
-/// `withUnsafeBytes(of:)` and `withUnsafePointer(to:)` as generic functions. The words are trivial: the copy
-/// counts nothing, and the delegate stays the caller's.
+/// A copy of the bits of a delegate of one word, its object, or two, its object and a witness table (a class, a
+/// class-bound protocol): what `add` stores, and where `add`, `remove` and `contains` read the object, for a type
+/// of ``_DelegateKind/references``. Made in the caller's code, where the type is known: there an `unsafeBitCast`
+/// to words of the same size is a load, where an unoptimized build calls `withUnsafeBytes(of:)` and
+/// `withUnsafePointer(to:)` as generic functions. The words are trivial: the copy counts nothing, and the delegate
+/// stays the caller's.
 @frozen
 @unsafe
 @usableFromInline
@@ -216,12 +196,9 @@ package struct _DelegateBits {
 }
 
 /// An object, unretained: how an object passes into and through the core, which compares it and files it by its
-/// address, and counts it only where a slot says so (see ``_Slot``).
-///
-/// Holding, passing and comparing one reads nothing, so it is safe; making one and reading the object through it
-/// say `unsafe`: whoever makes one keeps the object alive for as long as anything reads the object through it. A
-/// delegate's object passes from `MulticastDelegate.add` to its slot this way, as the caller's argument keeps it
-/// alive, with no count taken and given back (see "Writing the call path" in CONTRIBUTING.md).
+/// address, and counts it only where a slot says so (see ``_Slot``), with no count taken and given back on the way.
+/// Making one and reading the object through it are `unsafe` (see "Unsafe code" in CONTRIBUTING.md): whoever makes
+/// one keeps the object alive for as long as anything reads the object through it.
 @frozen
 @safe
 @usableFromInline
