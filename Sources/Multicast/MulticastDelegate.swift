@@ -4,8 +4,6 @@ import _MulticastCore
 ///
 /// A delegate is held or it is not: these two cases are all there will ever be, so a `switch` over them needs no
 /// `default`, also against Multicast built as a binary framework.
-// Frozen because a client's exhaustive switch is a promise of its own: against a module built with library
-// evolution, a switch over an enum that is not frozen must have an `@unknown default`, or it is refused.
 @frozen
 public enum Retention: Sendable, Hashable {
     /// The multicast does not keep the delegate alive; once the delegate is deallocated it is no longer
@@ -20,7 +18,6 @@ public enum Retention: Sendable, Hashable {
     /// their `ownerType`, nil for a delegate added with `strong`, tells the two apart.
     case strong
 
-    /// Whether this is ``strong``.
     @inlinable
     @inline(always)
     var isStrong: Bool {
@@ -62,17 +59,14 @@ public enum Retention: Sendable, Hashable {
 /// that pass ends, or by the search for ended registrations that an add makes before the list of delegates grows;
 /// what the multicast kept for it goes then. There is no need to remove a delegate in its `deinit`, and a
 /// `remove(self)` there answers `false`, since the multicast has let go of it already. Adding a delegate from its
-/// own `deinit` stops the program with a message: it could never be called. (A strong one, in a debug build where
-/// there is no Objective-C runtime, is stopped by the Swift runtime's own check, with its message, as the `deinit`
-/// ends and the multicast still holds it.)
+/// own `deinit` stops the program with a message: it could never be called. (A strong one, in a debug build
+/// without the Objective-C runtime, is stopped by the Swift runtime's own check, as the `deinit` ends.)
 ///
 /// A delegate must be a class instance; adding a value of another type (a struct conforming to a protocol
 /// that is not class-bound) stops the program, and ``contains(_:)`` and ``remove(_:)`` answer `false` for it.
 /// `Delegate` may be any type whose values can be class instances (a class, `AnyObject`, `Any`, a protocol, a
-/// constrained protocol such as `any Source<Int>`, or a composition) except `any Error`, alone or with a class
-/// constraint (`any Error & AnyObject`), whose values may box the instance. Creating a multicast of another
-/// type, such as a closure, an optional, a struct or `any Error`, stops the program with a message that says
-/// what to declare instead.
+/// constrained protocol such as `any Source<Int>`, or a composition) but `any Error` (see ``init()``); creating a
+/// multicast of another type stops the program with a message that says what to declare instead.
 ///
 /// ### Order
 ///
@@ -86,9 +80,8 @@ public enum Retention: Sendable, Hashable {
 /// Every member may be used from any thread at the same time. The multicast is `Sendable` when `Delegate`
 /// is. No lock is held while delegate code runs, and a call that starts after `remove(x)` has returned (on the
 /// same thread, or on one that a lock, a queue, an actor or an `await` ordered after it) never calls `x`.
-/// Delegates run on the thread that calls ``call(_:)-rlcb``. A call takes no lock: it counts itself in as a
-/// reader of the delegates with one atomic operation, and a removal reaches the calls under way by marking the
-/// delegate's slot in place, so a removal never copies the delegates, however many calls run meanwhile.
+/// Delegates run on the thread that calls ``call(_:)-rlcb``, which takes no lock; a removal never copies the
+/// delegates, however many calls run meanwhile.
 ///
 /// ### Re-entrancy
 ///
@@ -100,8 +93,7 @@ public final class MulticastDelegate<Delegate> {
     @usableFromInline
     let _core: _Core
 
-    /// What diagnostics keep for this multicast: its label, its settings, where its delegates were added (see
-    /// Diagnostics/Notes.swift). Nothing of it is in the core.
+    /// What diagnostics keep for this multicast (see `_Notes`); nothing of it is in the core.
     let _notes: _Notes
 
     /// Creates a multicast with no delegates.
@@ -202,9 +194,8 @@ public final class MulticastDelegate<Delegate> {
     /// replaced and removed by `owner`.
     ///
     /// The registration is the owner's: when the owner is deallocated, it ends on its own, as a weak delegate's
-    /// does, with no call by anyone, and no call that starts afterwards calls the delegate. Use it where an
-    /// observer's registration carries state of its own (a subscription with its options, a closure), kept for
-    /// as long as the observer lives:
+    /// does, and no call that starts afterwards calls the delegate. Use it where an observer's registration carries
+    /// state of its own (a subscription with its options, a closure), kept for as long as the observer lives:
     ///
     /// ```swift
     /// events.add(ClosureObserver { [weak self] in self?.refresh() }, ownedBy: self)
@@ -216,24 +207,20 @@ public final class MulticastDelegate<Delegate> {
     /// followed by an add would. An owned registration is found through its owner only: ``remove(ownedBy:)``
     /// and ``delegate(ownedBy:)`` find it, ``remove(_:)`` and ``contains(_:)`` do not. Calls, iteration and
     /// ``count`` include it while its owner lives; ``description``, ``registeredDelegates()`` and traces show it as
-    /// owned, with its owner's class (`owned by Store`), and its retention as ``Retention/strong``, as the
-    /// multicast holds it.
+    /// owned, with its owner's class (`owned by Store`), and its retention as ``Retention/strong``.
     ///
     /// The multicast releases the delegate when the registration is removed or replaced. Once the owner has died,
     /// the first pass over the delegates that reaches the registration releases the delegate as that pass ends: a
     /// call, an iteration or a `Sequence` method, ``count`` or ``isEmpty``, on any thread (if other calls are
     /// reading the delegates then, when the last of them ends); so does the search for ended registrations that an
     /// add makes before the list of delegates grows. Until one of these reaches it, the delegate stays; to release
-    /// it at once, call ``remove(ownedBy:)`` in the owner's `deinit`.
-    ///
-    /// The delegate must not keep its owner alive, or neither is ever released while the multicast lives:
-    /// capture the owner `weak` in a closure that the delegate keeps.
+    /// it at once, call ``remove(ownedBy:)`` in the owner's `deinit`. The delegate must not keep its owner alive, or
+    /// neither is ever released while the multicast lives: capture the owner `weak` in a closure that it keeps.
     ///
     /// The multicast does not keep the owner alive. Where every object is a native Swift object (all but Apple
-    /// platforms), it holds the owner as a Swift `unowned` reference does, which costs the owner no side table:
-    /// an owner that dies keeps its memory, not what its `deinit` released, until the registration's delegate is
-    /// released (above), which lets go of both. With the Objective-C runtime, it holds a weak reference to the
-    /// owner.
+    /// platforms), it holds the owner as a Swift `unowned` reference does, which costs the owner no side table: a
+    /// dead owner keeps its memory, not what its `deinit` released, until the delegate is released, which lets go
+    /// of both. With the Objective-C runtime, it holds a weak reference to the owner.
     ///
     /// - Parameters:
     ///   - delegate: A class instance, held strongly until the registration ends.
@@ -272,10 +259,8 @@ public final class MulticastDelegate<Delegate> {
             line: line)
     }
 
-    /// Registers the delegate whose bits are at `bits` and whose object is `object` with the core: owned by
-    /// `owner`, if there is one, else held as `retention` says; returns what `add` returns. The part of `add` that
-    /// knows nothing of the delegates' type: compiled in Multicast, with the core inlined into it, where the `add`
-    /// that calls it is inlined into the caller's code.
+    /// `add` once the delegate's bits (at `bits`) and object are known: the part that knows nothing of the
+    /// delegates' type, compiled in Multicast, with the core inlined into it.
     @inlinable
     func _add(
         bitsAt bits: UnsafeRawPointer, object: _Object, retention: Retention, ownedBy owner: _Object?,
@@ -292,14 +277,10 @@ public final class MulticastDelegate<Delegate> {
             registrant = object
             holding = retention.isStrong ? .strong : .weak
         }
-        // Stored as the bits of a value whose first word is the object. The core copies them, a bit copy of a
-        // value that is not trivial, outside the rule of `copyMemory(from:byteCount:)` ("must be initialized to a
-        // trivial type"): it holds because the stored bits never count the object (the slot's weak reference or
-        // strong count owns it), and the value stays the caller's, destroyed by it alone (see `_Slot`). While
-        // diagnostics are on somewhere, an out-of-line add records the site if they apply (see
-        // Diagnostics/Notes.swift): a branch here, since an out-of-line call that took the delegate
-        // made the optimizer retain and release it around the checks above (callgrind: about 190 more
-        // instructions per add and remove of a strong delegate).
+        // The core bit-copies the value, which stays the caller's, destroyed by it alone (see `_Slot`). While
+        // diagnostics are on somewhere, an out-of-line add records the site: a branch here, since an out-of-line
+        // call that took the delegate made the optimizer retain and release it around the checks above (about 190
+        // more instructions per add and remove of a strong delegate).
         let addition =
             unsafe _Diagnostics.areOnAnywhere
             ? _addRecordingSite(
@@ -410,13 +391,11 @@ public final class MulticastDelegate<Delegate> {
     /// call it either if its turn has not come yet. The delegate is released at once, or, if a call is under way,
     /// when the last such call ends.
     ///
-    /// From the owner's `deinit` the registration has ended already, with the owner, and the first pass over the
-    /// delegates that reaches it releases it as that pass ends, on any thread: a call, an iteration or a `Sequence`
-    /// method, ``count`` or ``isEmpty`` (see ``add(_:ownedBy:file:line:)``). A removal there is not needed for the
-    /// release: it makes it happen at once rather than at the next such pass. It answers whether this removal released
-    /// the registration: `false` if a call released it first (on another thread, or earlier in the `deinit`). So
-    /// in a `deinit` either answer means the delegate is released (or will be, once the calls under way end); the
-    /// answer tells only which of the two released it.
+    /// From the owner's `deinit`, where the registration has ended with the owner, a removal is not needed: it
+    /// releases the delegate at once rather than at the next pass over the delegates that reaches it (see
+    /// ``add(_:ownedBy:file:line:)``). It answers `false` if such a pass released it first (on another thread, or
+    /// earlier in the `deinit`): either answer there means the delegate is released (or will be, once the calls
+    /// under way end).
     ///
     /// - Parameter owner: The owner whose registration to remove, by identity.
     /// - Returns: `true` if this removal ended `owner`'s registration; `false` if `owner` has none: none was made,
@@ -511,10 +490,9 @@ public final class MulticastDelegate<Delegate> {
     /// - Complexity: O(*n*), and no allocation, in optimized and unoptimized builds alike. The call counts
     ///   itself in with one atomic operation, without the lock; then, per delegate, it reads the delegate's slot
     ///   and, for a weak delegate, makes one weak load. As it ends, it takes the lock once if it found
-    ///   registrations that ended with their delegates or owners (a weak delegate, or an owned delegate's owner,
-    ///   deallocated), to unregister them, or if it is the last call to end after a delegate was removed during
-    ///   it, to release what the removed delegate's slot held. A call that starts while another thread rewrites
-    ///   the delegates in place waits for that change to end.
+    ///   registrations that ended with their delegates or owners, to unregister them, or if it is the last call to
+    ///   end after a delegate was removed during it, to release what the removed delegate's slot held. A call that
+    ///   starts while another thread rewrites the delegates in place waits for that change to end.
     @inlinable
     @inline(always)  // see "Writing the call path" in CONTRIBUTING.md
     public func call<Failure: Error>(_ body: (Delegate) throws(Failure) -> Void) throws(Failure) {
@@ -552,7 +530,6 @@ public final class MulticastDelegate<Delegate> {
     }
 }
 
-// The registry, the only mutable state, is guarded by the lock in `_core` (see `_MulticastCore/Core.swift`); passes
-// read storages in which, while they read, only slot keys change, with atomic stores (see `_MulticastCore/Slot.swift`).
-// So a multicast may be shared across threads whenever its delegates may.
+// The registry, the only mutable state, is guarded by the lock in `_core`; passes read storages in which, while
+// they read, only slot keys change, atomically (see `_Slot`). So a multicast may be shared whenever its delegates may.
 extension MulticastDelegate: @unchecked Sendable where Delegate: Sendable {}
