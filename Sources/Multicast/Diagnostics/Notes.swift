@@ -1,16 +1,9 @@
-// What diagnostics keep: for each multicast, its label, its settings and what was recorded of its registrations;
-// for the process, its settings. None of it is in the core, whose lock guards the registry alone: each has a lock
-// of its own (see `_Notes` for the order in which they are taken).
-
 import _MulticastCore
 
 /// What was recorded of a registration made while diagnostics applied to its multicast.
 struct _Record {
-    /// The registration's number.
     var registration: Int64
-    /// Where the registration was made.
     var site: RegistrationSite
-    /// The delegate's class.
     var delegateType: any AnyObject.Type
     /// The owner's class, for an owned registration.
     var ownerType: (any AnyObject.Type)?
@@ -27,14 +20,13 @@ struct _Record {
 }
 
 /// How many times a multicast's calls may have gone unwatched: a record made under one watch knows whether its
-/// delegate was called only while the watch lasts. Every call made while settings apply to the multicast is
-/// watched: a call that settings trace records its turns with their times, and one under settings that trace
-/// nothing (``MulticastDiagnostics/recordingSites``) notes how far it called (see `calledThrough`). The
-/// multicast's count goes up with each call that is not watched while diagnostics are on somewhere (no settings
-/// apply, or a call from a handler), and each time its own settings are cleared; the process's, each time the
-/// process-wide settings are cleared. (Calls made while diagnostics are off everywhere follow such a change.) A
-/// watch that began under the multicast's own settings does not depend on the process's: those settings, while
-/// they are set, decide every call of the multicast.
+/// delegate was called only while the watch lasts. A call made while settings apply is watched: a traced call
+/// records its turns, and one under settings that trace nothing (``MulticastDiagnostics/recordingSites``) notes how
+/// far it called (see `calledThrough`). The multicast's count goes up with each call not watched while diagnostics
+/// are on somewhere (no settings apply, or a call from a handler), and each time its own settings are cleared; the
+/// process's, each time the process-wide settings are cleared (calls made while diagnostics are off everywhere
+/// follow such a change). A watch begun under the multicast's own settings, which decide its every call while set,
+/// does not depend on the process's.
 struct _Watch {
     var multicastGaps: Int
     /// Nil for a watch that began under the multicast's own settings.
@@ -67,13 +59,11 @@ final class _DiagnosticsBox: Sendable {
 /// the core's lock is never taken while it is held: a pruning reads the core's registrations before it takes this
 /// lock. While it is held, the process-wide settings' lock may be taken, never the other way round.
 ///
-/// The records are in registration order, which is the order of the adds but for adds on several threads at once,
-/// whose records may arrive in another. Records of registrations that ended are pruned by the add that finds them
-/// twice as many as those kept by the last pruning (and at least the registrations it found, and 16): amortized
-/// O(1) per add. A pruning drops nothing
-/// while a reading is under way (a trace, or a listing of the registered delegates): each begins before its pass
-/// and ends once it has looked up the records it needs, so that the record of a delegate that its pass saw is
-/// there when it looks, even if the delegate was removed meanwhile.
+/// The records are in registration order. Those of ended registrations are pruned when the records have doubled
+/// since the last pruning (see `prune(_:)`): amortized O(1) per add. A pruning drops nothing while a reading is
+/// under way (a trace, or a listing of the registered delegates): each begins before its pass and ends once it has
+/// looked up the records it needs, so that the record of a delegate that its pass saw is there when it looks, even
+/// if the delegate was removed meanwhile.
 ///
 /// Unchecked: `state` is read and written only with `lock` held.
 final class _Notes: _EndedRegistrationsObserver, @unchecked Sendable {
@@ -89,7 +79,6 @@ final class _Notes: _EndedRegistrationsObserver, @unchecked Sendable {
     struct State {
         /// The multicast's own settings.
         var settings: _DiagnosticsBox?
-        /// In registration order.
         var records: [_Record] = []
         /// The readings under way, which no pruning may overlap.
         var readers = 0
@@ -146,9 +135,7 @@ final class _Notes: _EndedRegistrationsObserver, @unchecked Sendable {
 
     /// The settings that watch a call made now, and a reading of the records begun for it; nil, with no reading
     /// begun, when no settings apply or the calling thread is running a diagnostics handler, whose calls are not
-    /// watched.
-    ///
-    /// A call that is not watched counts as a gap in the multicast's watch (see `_Watch`).
+    /// watched, which counts as a gap in the multicast's watch (see `_Watch`).
     func startTrace() -> _TraceStart? {
         let isRunningHook = _Diagnostics.isRunningHook
         let settings = withState { state -> _DiagnosticsBox? in
@@ -349,8 +336,7 @@ final class _ProcessWideSettings: @unchecked Sendable {
         return unsafe (value, gapCount)
     }
 
-    /// The settings. Setting them counts the change in the switch that calls read, under the lock, as the change
-    /// is made (see `_Diagnostics`).
+    /// The settings, set as ``_Notes/settings`` are.
     var settings: _DiagnosticsBox? {
         get {
             lock.lock()
@@ -370,10 +356,9 @@ final class _ProcessWideSettings: @unchecked Sendable {
 }
 
 extension MulticastDelegate {
-    /// An add while diagnostics are on somewhere: the core's add, which, as it makes the registration and before any
-    /// pass can meet it, records that it was made at `file` and `line` if settings apply to this multicast; then a
-    /// pruning of the records, if it is time. Out of line, and not generic, so that the hot add only gains the branch
-    /// that leads here.
+    /// An add while diagnostics are on somewhere: the core's add, recording the site as it makes the registration
+    /// (see `_SiteRecorder`), then a pruning of the records, if it is time. Out of line, and not generic, so that the
+    /// hot add only gains the branch that leads here.
     @usableFromInline
     func _addRecordingSite(
         bitsOf value: UnsafeRawPointer, object: _Object, owner: _Object,
