@@ -118,9 +118,8 @@ package final class _Core {
 
     /// Registers `object`, whose delegate's bits are the `layout.size` bytes at `value`, held as `holding` says,
     /// at the end, unless it is registered already, or being deallocated; returns which. An owned registration
-    /// has `owner`, and replaces `owner`'s registration, if it has one; the others pass `object` as `owner`.
-    ///
-    /// Objects pass through the core unretained (see ``_Object``): the caller keeps them alive.
+    /// has `owner`, and replaces `owner`'s registration, if it has one; the others pass `object` as `owner`. The
+    /// caller keeps the objects alive (see ``_Object``).
     @inlinable
     @inline(always)
     package func add(
@@ -298,11 +297,9 @@ package enum _Addition {
 }
 
 /// What a registry change leaves to release once the lock is let go of: a delegate's deinit may call back into
-/// the multicast, so no reference that may be an object's last is dropped under the lock.
-///
-/// Most changes leave nothing, and a removal of a strong delegate one object: the first object has a field of
-/// its own and the lists are optional, so that such a change makes no array (see "Writing the call path" in
-/// CONTRIBUTING.md).
+/// the multicast, so no reference that may be an object's last is dropped under the lock. The first object has a
+/// field of its own and the lists are optional, so that a change that leaves nothing, or one object (a strong
+/// delegate's removal), makes no array.
 @frozen
 @usableFromInline
 struct _Garbage {
@@ -348,9 +345,8 @@ struct _Garbage {
         storages = (storages ?? []) + [storage]
     }
 
-    /// Releases the storages' slots; call it after unlocking, before the garbage goes, which releases the rest.
-    /// Each storage's slots are released before the storage goes, so that a delegate's deinit that uses the
-    /// multicast finds it consistent.
+    /// Releases the storages' slots, after unlocking, before the garbage goes (which releases the rest), so that a
+    /// delegate's deinit that uses the multicast finds it consistent.
     @inlinable
     @inline(always)
     func release() {

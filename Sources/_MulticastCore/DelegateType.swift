@@ -230,14 +230,12 @@ package struct _Object {
         unsafe UInt(bitPattern: unmanaged.toOpaque())
     }
 
-    /// Whether this is `other`.
     @inlinable
     @inline(always)
     package func isIdentical<Other: AnyObject>(to other: Other) -> Bool {
         unsafe unmanaged.toOpaque() == Unmanaged.passUnretained(other).toOpaque()
     }
 
-    /// Whether this and `other` are one object.
     @inlinable
     @inline(always)
     package func isIdentical(to other: _Object) -> Bool {

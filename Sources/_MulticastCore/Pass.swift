@@ -1,8 +1,7 @@
 /// What a pass tells its observer of the slots it skips: see ``_Pass/next(keeping:observing:)``.
 @usableFromInline
 package protocol _PassObserver: ~Copyable {
-    /// The pass skipped the slot of `registration`, which ended with its owner: a weak delegate, or the owner of an
-    /// owned one, was deallocated.
+    /// The pass skipped the slot of `registration`, which ended with its owner.
     mutating func passSkippedDeadRegistration(_ registration: Int64)
 }
 
@@ -37,11 +36,9 @@ package struct _Pass: ~Copyable {
     @usableFromInline
     unowned(unsafe) let core: _Core
 
-    /// The storage's first slot.
     @usableFromInline
     let base: _Slot
 
-    /// How far apart the storage's delegates are.
     @usableFromInline
     let stride: Int
 
@@ -54,7 +51,6 @@ package struct _Pass: ~Copyable {
     @usableFromInline
     let readers: UnsafeMutablePointer<Int>
 
-    /// The next slot to visit.
     @usableFromInline
     var position: Int
 
@@ -91,9 +87,8 @@ package struct _Pass: ~Copyable {
         return unsafe next(keeping: &keeper, observing: &unobserved)
     }
 
-    /// ``next(keeping:)``, telling `observer` the number of each registration that it skips because it ended
-    /// with its owner: what a traced call learns of the delegates it found gone. With ``_Unobserved``, inlined,
-    /// it is ``next(keeping:)``: the observer is told only on the branch of a dead slot.
+    /// ``next(keeping:)``, telling `observer` of each registration it skips because it ended with its owner (what a
+    /// traced call learns of the delegates gone); with ``_Unobserved``, inlined, it is ``next(keeping:)``.
     @inlinable
     @inline(always)
     package mutating func next<Observer: _PassObserver & ~Copyable>(

@@ -31,8 +31,7 @@ struct _Registry {
     @usableFromInline
     private(set) var slots: _StorageHandle
 
-    /// Where each registered object's slot is in the current storage. The registry owns its buckets, and
-    /// frees them in ``deallocate()``.
+    /// Where each registered object's slot is in the current storage; its buckets are freed in ``deallocate()``.
     @usableFromInline
     var index = _SlotIndex(capacity: 0)
 
@@ -48,13 +47,11 @@ struct _Registry {
     @usableFromInline
     var newestRegistration: Int64 = 0
 
-    /// The registrations that the last search for dead delegates before a growth left (see
-    /// ``makeRoom(searched:_:)``).
+    /// The registrations that the last search for dead delegates left (see ``makeRoom(searched:_:)``).
     var registeredAtLastSearch = 0
 
-    /// Whether owned registrations pin their owners: ``_OwnerPin/isAvailable``, or false from a test, to run the
-    /// Objective-C runtime's path (owners held weakly) on any platform. Stored: an add asks it several times, and
-    /// a stored answer is one load where the shared one is a call that checks it was decided.
+    /// Whether owned registrations pin their owners: ``_OwnerPin/isAvailable`` (one load here, where that is a
+    /// call), or false from a test, to run the Objective-C runtime's path (owners held weakly) on any platform.
     @usableFromInline
     let ownersArePinned: Bool
 
@@ -263,13 +260,11 @@ extension _Registry {
         return true
     }
 
-    /// Unregisters `owner`'s owned registration; returns false if it has none.
-    ///
-    /// From its owner's deinit, an owned registration has ended already. A pinned owner's is found by its address
-    /// all the same. An owner held weakly, dead to weak references, can no longer be told apart from an earlier
-    /// owner at its address: the removal then unregisters every ended owned registration filed under that
-    /// address. Either way, the owner's delegate is released at once, as a removal promises. Where owners are not
-    /// pinned, it may read `owner`, which the caller keeps alive.
+    /// Unregisters `owner`'s owned registration; returns false if it has none. From the owner's deinit, where the
+    /// registration has ended, a pinned owner's is found by its address all the same; an owner held weakly, dead to
+    /// weak references, cannot be told apart from an earlier owner at its address, so the removal unregisters every
+    /// ended owned registration filed under that address. Either way the delegate is released at once, as a removal
+    /// promises. Where owners are not pinned, it may read `owner`, which the caller keeps alive.
     @unsafe
     @inlinable
     @inline(always)
@@ -408,8 +403,7 @@ extension _Registry {
     }
 
     /// The capacity of a rebuilt storage that holds `live` registrations: three quarters more, so that the next
-    /// rebuild comes after at least `live / 2` adds or removals (see ``compact(_:)``) and costs O(1)
-    /// per add or removal, amortized.
+    /// rebuild comes after at least `live / 2` adds or removals (see ``compact(_:)``): amortized O(1) each.
     @usableFromInline
     static func capacityOfRebuilt(holding live: Int) -> Int {
         Swift.max(live + live * 3 / 4, 8)
@@ -448,9 +442,8 @@ extension _Registry {
         tickets.deallocateAll()
     }
 
-    /// Makes `new`, which must be filled already, the current storage, and shows its ticket at the gate, open or
-    /// closed as the gate is: a sequentially consistent store, which must come before the registry asks whether
-    /// passes read the storage that `new` replaces (see ``_Gate``).
+    /// Makes `new`, filled already, the current storage, and shows its ticket at the gate, open or closed as it is:
+    /// a sequentially consistent store, before the registry asks whether passes read the storage replaced (``_Gate``).
     @usableFromInline
     mutating func replaceStorage(with new: _Storage) {
         storage = new
@@ -458,9 +451,8 @@ extension _Registry {
         gate.show(slots, closed: gateIsClosed)
     }
 
-    /// Closes the gate, if this change has not yet: passes that try to enter from now on enter under the lock, once
-    /// the change has opened the gate again. A sequentially consistent store, which must come before the registry
-    /// asks whether passes read the current storage (see ``_Gate``).
+    /// Closes the gate, if this change has not yet, with a sequentially consistent store, before the registry asks
+    /// whether passes read the current storage (see ``_Gate``): passes enter under the lock until the change ends.
     @inlinable
     @inline(always)
     mutating func closeGate() {
@@ -478,10 +470,9 @@ extension _Registry {
         gate.open(showing: slots)
     }
 
-    /// Whether no pass reads the current storage; if so, none can enter it until the change ends (the gate is
-    /// closed), so that the change may rewrite it or release what its removed slots own. A storage that passes read
-    /// leaves the gate open: a calling thread keeps entering without the lock while another thread changes the
-    /// registrations.
+    /// Whether no pass reads the current storage; if so, the gate is closed, and none can enter it until the change
+    /// ends, which may rewrite it or release what its removed slots own. A storage that passes read leaves the gate
+    /// open: a calling thread keeps entering without the lock while another thread changes the registrations.
     @inlinable
     @inline(always)
     mutating func isCurrentUnread() -> Bool {

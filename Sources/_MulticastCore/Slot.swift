@@ -30,7 +30,6 @@ package enum _Holding {
     case strong
     case owned
 
-    /// Whether the registration owns a count on the delegate.
     @inlinable
     @inline(always)
     var isStrong: Bool {
@@ -40,7 +39,6 @@ package enum _Holding {
         }
     }
 
-    /// Whether the registration ends when its owner dies.
     @inlinable
     @inline(always)
     var endsWithOwner: Bool {
@@ -152,7 +150,6 @@ struct _SlotKey: Equatable {
     @inline(always)
     var isOwned: Bool { isStrong && endsWithOwner }
 
-    /// How the registration holds its delegate.
     @inlinable
     var holding: _Holding {
         isOwned ? .owned : isStrong ? .strong : .weak
@@ -292,11 +289,9 @@ package struct _Slot {
         unsafe _multicast_fetch_or_relaxed_64(keyWord, _SlotKey.endedBit)
     }
 
-    /// Changes the key; call it with the lock held.
-    ///
-    /// A relaxed store is enough: a pass that reads the key after `remove` returned (in the order that the
-    /// lock or any other synchronization gives) sees it, by the coherence of one memory word; and nothing
-    /// else that a pass reads changes with it.
+    /// Changes the key; call it with the lock held. A relaxed store is enough: a pass that reads the key after
+    /// `remove` returned (in the order that the lock or any other synchronization gives) sees it, by the coherence
+    /// of one memory word; and nothing else that a pass reads changes with it.
     @inlinable
     @inline(always)
     func storeKey(_ key: _SlotKey) {
@@ -409,10 +404,9 @@ package struct _Slot {
         }
     }
 
-    /// Whether `object` is being deallocated (its deinit has started): one load of its counts where owners are
-    /// pinned (``_OwnerPin/isAvailable``, which the caller passes); else a weak reference to it, which is nil from
-    /// the start though the caller holds it, and gives a Swift object the side table that it needs for the rest of
-    /// the object's life.
+    /// Whether `object`, which the caller holds, is being deallocated: one load of its counts where owners are
+    /// pinned; else a weak reference to it, nil once its deinit has started, which gives a Swift object a side
+    /// table for the rest of its life.
     @inlinable
     @inline(always)
     static func isDeallocating(_ object: _Object, ownersArePinned: Bool) -> Bool {
@@ -626,7 +620,6 @@ struct _StorageHandle {
     @usableFromInline
     let base: _Slot
 
-    /// How the delegates' bits are laid out.
     @usableFromInline
     let layout: _DelegateLayout
 
@@ -646,8 +639,7 @@ struct _StorageHandle {
         self.capacity = capacity
     }
 
-    /// Slots in use; those at `0..<count` are occupied. Read and written with the lock held; written with release
-    /// ordering, for passes, which read it without the lock (see ``_Core/enterPass()``).
+    /// The header's ``_StorageHeader/count``, read and written with the lock held (passes read it without).
     @inlinable
     @inline(always)
     var count: Int {
