@@ -77,7 +77,6 @@ final class _Notes: _EndedRegistrationsObserver, @unchecked Sendable {
     private var state = State()
 
     struct State {
-        /// The multicast's own settings.
         var settings: _DiagnosticsBox?
         var records: [_Record] = []
         /// The readings under way, which no pruning may overlap.
@@ -154,11 +153,10 @@ final class _Notes: _EndedRegistrationsObserver, @unchecked Sendable {
         withState { $0.readers += 1 }
     }
 
-    /// Ends a reading; returns the records of `registrations`, as far as there are some; lists those of the
-    /// registrations `ended`, found ended with their owners, that ended before their first call (see
-    /// ``registrationsEnded(_:)``); notes that a call called every registration through `calledThrough` that it
-    /// did not find ended; and, if `named`, returns for a trace to name the listed registrations that no trace has
-    /// named yet.
+    /// Ends a reading: returns the records of `registrations` that there are; lists those of `ended` (found ended
+    /// with their owners) that ended before their first call; notes that a call called every registration through
+    /// `calledThrough` that it did not find ended; and, if `named`, returns the listed registrations that no trace
+    /// has named yet, for a trace to name.
     func endReading(
         lookingUp registrations: [Int64], calledThrough: Int64, ended: [Int64], named: Bool
     ) -> (records: [_Record?], uncalled: [UncalledRegistration]) {
@@ -177,9 +175,9 @@ final class _Notes: _EndedRegistrationsObserver, @unchecked Sendable {
         }
     }
 
-    /// Lists those of the registrations `registrations`, which ended with their owners and were unregistered, that
-    /// ended before their first call: told by the core under its lock (see `_EndedRegistrationsObserver`), whatever
-    /// the pass that found them, so that none goes unlisted.
+    /// Lists those of `registrations`, ended with their owners and unregistered, that ended before their first call:
+    /// told by the core under its lock (see `_EndedRegistrationsObserver`), whatever pass found them, so that none
+    /// goes unlisted.
     func registrationsEnded(_ registrations: [Int64]) {
         withState { $0.listUncalled(registrations) }
     }
