@@ -82,11 +82,10 @@ package enum _DelegateKind: Sendable {
     }
 
     /// The object that `delegate`, a value of a type of this kind, is, unretained, or nil if it is not a class
-    /// instance (for ``references``, the multicast reads it from the bits instead: see ``_DelegateBits``). A class
-    /// instance is stored first in every representation of a delegate type that can hold one (a class, a
-    /// class-bound existential, the inline buffer of any other existential), but for `any Error`, which is refused,
-    /// and an `Any` that boxes another existential, which an `as AnyObject` cast unwraps (``reboxed``). `delegate`
-    /// keeps the object alive.
+    /// instance: its first word, but for ``reboxed`` (for ``references``, the multicast reads the bits instead: see
+    /// ``_DelegateBits``). A class instance is stored first in every representation of a delegate type that can hold
+    /// one (a class, a class-bound existential, the inline buffer of any other existential), but for `any Error`,
+    /// which is refused. `delegate` keeps the object alive.
     @inlinable
     @unsafe
     package func object<Delegate>(of delegate: Delegate) -> _Object? {
@@ -99,9 +98,8 @@ package enum _DelegateKind: Sendable {
         }
     }
 
-    /// Calls `body` with the bits to store for `delegate`, a value of a type of this kind whose object is `object`
-    /// (see ``object(of:)``): the value's own, or for ``reboxed``, whose value may box the object, those of an
-    /// `Any` of its own around the object, whose first word the object is (see ``_Slot``).
+    /// Calls `body` with the bits to store for `delegate`, whose object is `object` (see ``object(of:)``): the value's
+    /// own, or for ``reboxed``, those of an `Any` of its own around the object, whose first word it is.
     @unsafe
     @inlinable
     package func withBitsToStore<Delegate, Result>(

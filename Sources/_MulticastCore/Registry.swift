@@ -209,15 +209,13 @@ extension _Registry {
         return replaced ? .replaced : .added
     }
 
-    /// Whether an add checks that a strong or owned delegate is not in its deinit: one load of its counts where
-    /// owners are pinned, else a weak reference, which gives a Swift object a side table, and all its retains and
-    /// releases the slow path, for life.
-    ///
-    /// An unoptimized build without the Objective-C runtime leaves it to the Swift runtime, which stops the program
-    /// when a native object on the heap keeps a count past its deinit ("deallocated with non-zero retain count").
-    /// An optimized build may put an object on the stack, which the runtime frees unchecked, and an Objective-C
-    /// object's deallocation checks no count: there the add probes. (A package builds in its app's configuration,
-    /// so the code that makes the object is unoptimized too.)
+    /// Whether an add checks that a strong or owned delegate is not in its deinit: not in an unoptimized build
+    /// without the Objective-C runtime, where the Swift runtime stops the program when a native object on the heap
+    /// keeps a count past its deinit ("deallocated with non-zero retain count"), and where owners are not pinned the
+    /// probe's weak reference would make each object's retains and releases the slow path, for life. An optimized
+    /// build may put an object on the stack, which the runtime frees unchecked, and an Objective-C object's
+    /// deallocation checks no count. (A package builds in its app's configuration, so the code that makes the object
+    /// is unoptimized too.)
     @inlinable
     @inline(always)
     package static var probesStrongDelegates: Bool {

@@ -336,9 +336,8 @@ package struct _Slot {
         }
     }
 
-    /// Whether the owner of a registration that ends with it has been deallocated: its weak reference loads nil,
-    /// or its pinned deinit has started. For checks that need no keeper, where a debug build would pay for making
-    /// and destroying a ``_Liveness``.
+    /// Whether the owner of a registration that ends with it has been deallocated (its weak reference loads nil, or
+    /// its pinned deinit has started), with no ``_Liveness`` for a debug build to make and destroy.
     @inlinable
     @inline(always)
     var ownerIsDead: Bool {
@@ -382,9 +381,7 @@ package struct _Slot {
         key: _SlotKey
     ) {
         // A bit copy of a non-trivial value, outside `copyMemory(from:byteCount:)`'s rule ("must be initialized
-        // to a trivial type"). It holds by `_Slot`'s invariant: nothing ever destroys these bits, so no count is
-        // taken twice or lost; the one reference counted in them, the object, is owned by the slot's weak
-        // reference or strong count instead, and the rest (witness tables, metadata) is never counted.
+        // to a trivial type"), which holds by `_Slot`'s invariant: the bits carry no count, and nothing destroys them.
         unsafe delegate.copyMemory(from: value, byteCount: size)
         if key.isStrong {
             unsafe object.retain()  // the slot's count, which `release()` gives back
