@@ -43,8 +43,8 @@ extension MulticastDelegate: Sequence {
     /// Returns an iterator over the delegates registered now, in the order they were added.
     ///
     /// - Complexity: O(1); no lock, and one allocation, for the object that ends the iterator's pass when
-    ///   the last copy of the iterator is gone. Each step then costs what a call's step costs, plus the retain
-    ///   of the delegate it returns (see <doc:Performance>).
+    ///   the last copy of the iterator is gone. Each step then costs what a call's step costs, plus, for a
+    ///   strong or owned delegate, the retain of the delegate it returns (see <doc:Performance>).
     @inlinable
     public func makeIterator() -> Iterator {
         Iterator(_core)

@@ -143,6 +143,14 @@ package struct _Pass: ~Copyable {
     package mutating func nextDelegate<Delegate>(as type: Delegate.Type) -> Delegate? {
         var keeper: AnyObject?
         guard let slot = unsafe next(keeping: &keeper) else { return nil }
+        if unsafe !slot.key.isStrong {  // weak: its keeper is its object (an owned one's is the owner)
+            // The keeper is the delegate's object, loaded with a count of its own: the delegate's bits take it
+            // over, with no retain and no release (the bits in the slot stay uncounted: see `_Slot`).
+            var delegate: Delegate? = nil
+            unsafe _Slot.fill(&delegate, withBitsAt: slot.delegate)
+            unsafe _Slot.forget(&keeper)
+            return delegate
+        }
         let delegate = unsafe slot.copyOfDelegate(as: Delegate.self)
         extendLifetime(keeper)  // until the copy is made
         return delegate

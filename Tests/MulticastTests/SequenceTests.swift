@@ -39,6 +39,37 @@ import Testing
         #expect(delegates.map(\.name) == ["0", "2"])
     }
 
+    /// What an iterator returns is the caller's alone, whatever holds the delegate and however its type stores it:
+    /// it dies with the caller's last reference (a weak delegate's returned reference is the count that its weak
+    /// load took; a strong one's, a retain).
+    @Test(arguments: [Retention.weak, .strong])
+    func aDelegateThatAnIteratorReturnsDiesWithTheCallersLastReference(_ retention: Retention) {
+        expectReleasedWithTheReturnedReferences(MulticastDelegate<any Listener>(), retention) { $0 }
+        expectReleasedWithTheReturnedReferences(MulticastDelegate<AnyObject>(), retention) { $0 }
+        expectReleasedWithTheReturnedReferences(MulticastDelegate<Any>(), retention) { $0 }
+        expectReleasedWithTheReturnedReferences(MulticastDelegate<any Named>(), retention) { $0 }
+    }
+
+    func expectReleasedWithTheReturnedReferences<Delegate>(
+        _ multicast: MulticastDelegate<Delegate>, _ retention: Retention, _ delegate: (Recorder) -> Delegate,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        weak var released: Recorder?
+        var returned: [Delegate] = []
+        do {
+            let recorder = Recorder("r", log: log)
+            released = recorder
+            multicast.add(delegate(recorder), retention: retention)
+            returned = Array(multicast) + Array(multicast)  // two iterations, two references
+        }
+        multicast.removeAll()
+        #expect(released != nil, "kept by the references returned", sourceLocation: sourceLocation)
+        returned.removeFirst()
+        #expect(released != nil, "kept by the other", sourceLocation: sourceLocation)
+        returned.removeAll()
+        #expect(released == nil, "released with the last", sourceLocation: sourceLocation)
+    }
+
     @Test func mapAsksEveryDelegateOnceInOrderAndSkipsTheRemovedAndTheDead() {
         let delegates = MulticastDelegate<any Listener>()
         let all = recorders("0", "1", "2")
@@ -80,3 +111,10 @@ import Testing
         withExtendedLifetime(all) {}
     }
 }
+
+/// A protocol that is not class-bound, whose values a multicast finds its objects in by a cast.
+protocol Named {
+    var name: String { get }
+}
+
+extension Recorder: Named {}
