@@ -159,7 +159,12 @@ extension MulticastDelegate {
         ///
         /// The count is of the drops made by the time of the call. Where the policy keeps the newest events, those
         /// dropped were older than the events still waiting; where it keeps the oldest, they were newer, and the
-        /// loop reads the events that waited before it would have read them.
+        /// loop reads the events that waited before it would have read them. A policy that keeps none
+        /// (`.bufferingNewest(0)` or `.bufferingOldest(0)`) drops, and counts, every event yielded while the loop
+        /// is not waiting for one.
+        ///
+        /// Any task or thread may ask, the sequence's copies included: each drop is told once, to the first call
+        /// that follows it, so a count taken elsewhere is not told to the loop.
         ///
         /// - Returns: The number of events dropped since the last call.
         /// - Precondition: The forwarder yields to an ``EventContinuation``: the sequence was made with a

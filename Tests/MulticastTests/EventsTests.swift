@@ -270,6 +270,24 @@ actor Uploader {
         #expect(events.takeDroppedCount() == 0)
     }
 
+    @Test func aPolicyThatKeepsNoneDropsAndCountsEveryEventYieldedWhileTheLoopIsNotWaiting() async {
+        let events = signIns.events(bufferingPolicy: .bufferingOldest(0), CountedSignIns.init)
+        for user in ["a", "b", "c"] { signIns.call { $0.didSignIn(user) } }
+        signIns.call { $0.didSignOutEveryone() }
+        #expect(await read(events) == [])
+        #expect(events.takeDroppedCount() == 3)
+    }
+
+    @Test func eachDropIsToldOnceToTheFirstThatAsksWhereverItAsks() async {
+        let ticks = MulticastDelegate<any TickObserver>()
+        let events = ticks.events(bufferingPolicy: .bufferingNewest(1), CountedTicks.init)
+        for count in 0..<3 { ticks.call { $0.tick(thread: 0, count: count) } }
+        let elsewhere = await Task.detached { events.takeDroppedCount() }.value  // a copy, in another task
+        #expect(elsewhere == 2)
+        #expect(events.takeDroppedCount() == 0)  // told already
+        #expect(await read(events, upTo: 1) == [Tick(thread: 0, count: 2)])
+    }
+
     @Test func dropsOnManyThreadsAreEachCountedOnce() async {
         let ticks = MulticastDelegate<any TickObserver>()
         let events = ticks.events(bufferingPolicy: .bufferingNewest(10), CountedTicks.init)
