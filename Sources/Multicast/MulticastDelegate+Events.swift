@@ -91,8 +91,8 @@ extension MulticastDelegate {
     ///     given. It is called once, before `events` returns.
     /// - Returns: The events, in the order the forwarder yielded them.
     /// - Precondition: The forwarder is a class instance that is not registered yet.
-    /// - Complexity: Amortized O(1), as ``add(_:file:line:)``; a yield costs what the standard library's does, and
-    ///   a drop one lock more.
+    /// - Complexity: Amortized O(1), as ``add(_:file:line:)``; a yield adds a test of its result to the standard
+    ///   library's, a drop one lock, and neither allocates.
     @_disfavoredOverload  // where a closure could make either forwarder, the standard library's continuation, as before
     public func events<Element>(
         of elementType: Element.Type = Element.self,
@@ -330,7 +330,7 @@ extension _EventsSubscription: @unchecked Sendable where Delegate: Sendable, Ele
 /// ```
 ///
 /// It is the standard library's continuation and a count: a yield that the policy turns into a drop counts one,
-/// and a yield that the buffer takes costs nothing more.
+/// under a lock; any other yield adds only a test of its result.
 public struct EventContinuation<Element> {
     let base: AsyncStream<Element>.Continuation
     let dropped: _DroppedEvents
